@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rdmablk internal API, shared by the files of the module.
+ *
+ * The uapi headers (netlink and wire protocol) are the ABI; this one is not.
+ */
+#ifndef RDMABLK_H
+#define RDMABLK_H
+
+#include <linux/list.h>
+#include <linux/netlink.h>
+#include <linux/socket.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+#include <net/genetlink.h>
+
+#include <linux/rdmablk.h>
+
+#define RDMABLK_VERSION		"0.1.0"
+
+struct net;
+struct rdma_cm_id;
+
+/* Workqueue for listener repair and, later, session recovery (main.c). */
+extern struct workqueue_struct *rdmablk_wq;
+
+/* addr.c: address parsing and formatting, no verbs. */
+int rdmablk_addr_parse(struct net *net, const char *addr, u16 port,
+		       struct sockaddr_storage *ss);
+bool rdmablk_addr_equal(const struct sockaddr_storage *a,
+			const struct sockaddr_storage *b);
+u16 rdmablk_addr_port(const struct sockaddr_storage *ss);
+int rdmablk_addr_format(const struct sockaddr_storage *ss, char *buf,
+			size_t len);
+
+/* nl_parse.c: strict policies and request decoding, no verbs. */
+extern const struct nla_policy rdmablk_nl_info_policy[RDMABLK_ATTR_MAX + 1];
+extern const struct nla_policy rdmablk_nl_listen_policy[RDMABLK_ATTR_MAX + 1];
+
+/**
+ * struct rdmablk_listen_req - a decoded LISTEN_ADD / LISTEN_DEL request
+ * @addr: where to listen, port included
+ */
+struct rdmablk_listen_req {
+	struct sockaddr_storage addr;
+};
+
+int rdmablk_nl_parse_listen(struct net *net, struct nlattr **attrs,
+			    struct rdmablk_listen_req *req,
+			    struct netlink_ext_ack *extack);
+
+/* netlink.c: the generic netlink family. */
+int rdmablk_nl_init(void);
+void rdmablk_nl_exit(void);
+void rdmablk_nl_event_listener(enum rdmablk_event event,
+			       const struct sockaddr_storage *addr);
+
+/* listener.c: rdma_cm listeners of the target role. */
+
+/**
+ * struct rdmablk_listener_info - a snapshot of one listener, for dumps
+ * @addr: bound address and port
+ * @state: enum rdmablk_listener_state
+ */
+struct rdmablk_listener_info {
+	struct sockaddr_storage addr;
+	u32 state;
+};
+
+int rdmablk_listener_add(const struct sockaddr_storage *addr,
+			 struct netlink_ext_ack *extack);
+int rdmablk_listener_del(const struct sockaddr_storage *addr,
+			 struct netlink_ext_ack *extack);
+int rdmablk_listener_get(unsigned long idx, struct rdmablk_listener_info *info);
+void rdmablk_listeners_exit(void);
+
+#endif /* RDMABLK_H */

@@ -1,0 +1,44 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install everything rdmablk needs to build and test, from Debian's archive.
+# Idempotent: when every package is present it returns in well under a second.
+set -euo pipefail
+
+PKGS=(
+	# kernel the VM tests boot, and headers to build the module against it
+	linux-image-amd64 linux-headers-amd64 linux-source-6.1
+	# kernel build tooling (module, KUnit under UML, sparse)
+	build-essential bc bison flex libelf-dev libssl-dev dwarves python3 sparse
+	kmod cpio xz-utils
+	# VM bench
+	qemu-system-x86 busybox-static iproute2 e2fsprogs util-linux
+	# RDMA userspace
+	rdma-core ibverbs-utils rdmacm-utils libibverbs-dev librdmacm-dev
+	# userspace build
+	cmake g++ pkg-config libnl-3-dev libnl-genl-3-dev libsystemd-dev
+	libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev libtomlplusplus-dev
+	# workloads and the reference stack for benchmarks
+	fio nvme-cli
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
+		missing+=("$p")
+done
+
+if [ "${#missing[@]}" -eq 0 ]; then
+	exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "install-deps: missing packages: ${missing[*]}" >&2
+	echo "install-deps: run 'sudo $0' (or as root) to install them" >&2
+	exit 1
+fi
+
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
