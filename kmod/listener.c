@@ -20,10 +20,9 @@
 
 #include <linux/mutex.h>
 #include <linux/slab.h>
-#include <rdma/ib_cm.h>
 #include <rdma/rdma_cm.h>
 
-#include "rdmablk.h"
+#include "target.h"
 
 #define RDMABLK_LISTEN_BACKLOG	128
 #define RDMABLK_LISTEN_RETRY	(5 * HZ)
@@ -124,13 +123,13 @@ static int rdmablk_listener_cm_handler(struct rdma_cm_id *cm_id,
 	struct rdmablk_listener *l = cm_id->context;
 	int give_up = 0;
 
+	/* Accepted connections have a QP; their events are theirs. */
+	if (cm_id->qp)
+		return rdmablk_tconn_cm_event(cm_id, ev);
+
 	switch (ev->event) {
 	case RDMA_CM_EVENT_CONNECT_REQUEST:
-		/* No export can be served yet: refuse, and let rdma_cm
-		 * destroy the new id.
-		 */
-		rdma_reject(cm_id, NULL, 0, IB_CM_REJ_CONSUMER_DEFINED);
-		return -ECONNREFUSED;
+		return rdmablk_tconn_connect(cm_id, ev);
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
 		mutex_lock(&rdmablk_listeners_lock);
 		if (l->cm_id == cm_id) {

@@ -7,7 +7,8 @@
 #include <linux/module.h>
 #include <net/genetlink.h>
 
-#include "rdmablk.h"
+#include "initiator.h"
+#include "target.h"
 
 struct workqueue_struct *rdmablk_wq;
 
@@ -19,13 +20,25 @@ static int __init rdmablk_init(void)
 	if (!rdmablk_wq)
 		return -ENOMEM;
 
-	ret = rdmablk_nl_init();
+	rdmablk_proto_build_checks();
+
+	ret = rdmablk_target_init();
 	if (ret)
 		goto out_destroy_wq;
+	ret = rdmablk_initiator_init();
+	if (ret)
+		goto out_target_exit;
+	ret = rdmablk_nl_init();
+	if (ret)
+		goto out_initiator_exit;
 
 	pr_info("version %s loaded\n", RDMABLK_VERSION);
 	return 0;
 
+out_initiator_exit:
+	rdmablk_initiator_exit();
+out_target_exit:
+	rdmablk_target_exit();
 out_destroy_wq:
 	destroy_workqueue(rdmablk_wq);
 	return ret;
@@ -35,7 +48,10 @@ static void __exit rdmablk_exit(void)
 {
 	/* No request can add state once the family is gone. */
 	rdmablk_nl_exit();
+	rdmablk_initiator_exit();
 	rdmablk_listeners_exit();
+	rdmablk_exports_exit();
+	rdmablk_target_exit();
 	destroy_workqueue(rdmablk_wq);
 	pr_info("unloaded\n");
 }

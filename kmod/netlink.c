@@ -3,8 +3,9 @@
  * The "rdmablk" generic netlink family: operations and events.
  *
  * Every operation is admin-only and strictly validated against its own
- * policy (nl_parse.c). Operations run under genl_mutex (no parallel_ops),
- * which serialises them against each other and against unregistration.
+ * policy (nl_parse.c). Operations run in parallel (attach may wait seconds
+ * for a target); the objects they touch have their own locks.
+ * Unregistration waits for running operations.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -12,7 +13,8 @@
 
 #include <linux/rdmablk_proto.h>
 
-#include "rdmablk.h"
+#include "initiator.h"
+#include "target.h"
 
 enum rdmablk_mcgrp {
 	RDMABLK_MCGRP_EVENTS,
@@ -44,7 +46,8 @@ static int rdmablk_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 	if (nla_put_string(msg, RDMABLK_ATTR_MODULE_VERSION, RDMABLK_VERSION) ||
 	    nla_put_u32(msg, RDMABLK_ATTR_GENL_VERSION, RDMABLK_GENL_VERSION) ||
 	    nla_put_u32(msg, RDMABLK_ATTR_PROTO_VERSION, RDMABLK_PROTO_VERSION) ||
-	    nla_put_u64_64bit(msg, RDMABLK_ATTR_FEATURES, RDMABLK_FEAT_LISTEN,
+	    nla_put_u64_64bit(msg, RDMABLK_ATTR_FEATURES, RDMABLK_FEAT_LISTEN |
+			      RDMABLK_FEAT_EXPORT | RDMABLK_FEAT_ATTACH,
 			      RDMABLK_ATTR_PAD))
 		goto out_free;
 
@@ -66,6 +69,32 @@ static int rdmablk_nl_put_addr(struct sk_buff *msg,
 	    nla_put_u16(msg, RDMABLK_ATTR_PORT, rdmablk_addr_port(addr)))
 		return -EMSGSIZE;
 	return 0;
+}
+
+static struct sk_buff *rdmablk_nl_event_new(enum rdmablk_event event,
+					    void **hdr)
+{
+	struct sk_buff *msg;
+
+	if (!READ_ONCE(rdmablk_nl_up))
+		return NULL;
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return NULL;
+	*hdr = genlmsg_put(msg, 0, 0, &rdmablk_genl_family, 0,
+			   RDMABLK_CMD_EVENT);
+	if (!*hdr || nla_put_u32(msg, RDMABLK_ATTR_EVENT, event)) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+static void rdmablk_nl_event_send(struct sk_buff *msg, void *hdr)
+{
+	genlmsg_end(msg, hdr);
+	genlmsg_multicast(&rdmablk_genl_family, msg, 0, RDMABLK_MCGRP_EVENTS,
+			  GFP_KERNEL);
 }
 
 static int rdmablk_nl_listen_add(struct sk_buff *skb, struct genl_info *info)
@@ -131,26 +160,217 @@ void rdmablk_nl_event_listener(enum rdmablk_event event,
 	struct sk_buff *msg;
 	void *hdr;
 
-	if (!READ_ONCE(rdmablk_nl_up))
-		return;
-
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	msg = rdmablk_nl_event_new(event, &hdr);
 	if (!msg)
 		return;
-	hdr = genlmsg_put(msg, 0, 0, &rdmablk_genl_family, 0,
-			  RDMABLK_CMD_EVENT);
-	if (!hdr)
-		goto out_free;
-	if (nla_put_u32(msg, RDMABLK_ATTR_EVENT, event) ||
-	    rdmablk_nl_put_addr(msg, addr))
-		goto out_free;
-	genlmsg_end(msg, hdr);
-	genlmsg_multicast(&rdmablk_genl_family, msg, 0, RDMABLK_MCGRP_EVENTS,
-			  GFP_KERNEL);
-	return;
+	if (rdmablk_nl_put_addr(msg, addr)) {
+		nlmsg_free(msg);
+		return;
+	}
+	rdmablk_nl_event_send(msg, hdr);
+}
 
+static int rdmablk_nl_export_add(struct sk_buff *skb, struct genl_info *info)
+{
+	struct rdmablk_export_req req;
+	int ret;
+
+	ret = rdmablk_nl_parse_export(info->attrs, true, &req, info->extack);
+	if (ret)
+		return ret;
+	return rdmablk_export_add(req.name, req.path, req.uuid, req.read_only,
+				  info->extack);
+}
+
+static int rdmablk_nl_export_del(struct sk_buff *skb, struct genl_info *info)
+{
+	struct rdmablk_export_req req;
+	int ret;
+
+	ret = rdmablk_nl_parse_export(info->attrs, false, &req, info->extack);
+	if (ret)
+		return ret;
+	return rdmablk_export_del(req.name, info->extack);
+}
+
+/* cb->args[0]: index of the next export to dump. */
+static int rdmablk_nl_export_dump(struct sk_buff *skb,
+				  struct netlink_callback *cb)
+{
+	unsigned long idx = cb->args[0];
+	struct rdmablk_export_info *ei;
+	void *hdr;
+
+	ei = kmalloc(sizeof(*ei), GFP_KERNEL);
+	if (!ei)
+		return -ENOMEM;
+	for (; !rdmablk_export_get(idx, ei); idx++) {
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &rdmablk_genl_family,
+				  NLM_F_MULTI, RDMABLK_CMD_EXPORT_GET);
+		if (!hdr)
+			break;
+		if (nla_put_string(skb, RDMABLK_ATTR_EXPORT_NAME, ei->name) ||
+		    nla_put_string(skb, RDMABLK_ATTR_EXPORT_PATH, ei->path) ||
+		    nla_put(skb, RDMABLK_ATTR_UUID, RDMABLK_UUID_SIZE, ei->uuid) ||
+		    (ei->read_only && nla_put_flag(skb, RDMABLK_ATTR_READ_ONLY)) ||
+		    nla_put_u64_64bit(skb, RDMABLK_ATTR_SIZE, ei->size,
+				      RDMABLK_ATTR_PAD) ||
+		    nla_put_u32(skb, RDMABLK_ATTR_LOGICAL_BLOCK_SIZE,
+				ei->logical_block_size) ||
+		    nla_put_u32(skb, RDMABLK_ATTR_PHYSICAL_BLOCK_SIZE,
+				ei->physical_block_size) ||
+		    nla_put_u32(skb, RDMABLK_ATTR_NR_CONNECTIONS, ei->nr_conns)) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+	}
+	kfree(ei);
+	cb->args[0] = idx;
+	return skb->len;
+}
+
+static int rdmablk_nl_put_dev(struct sk_buff *msg,
+			      const struct rdmablk_dev_info *di)
+{
+	if (nla_put_u32(msg, RDMABLK_ATTR_DEV_INDEX, di->index) ||
+	    nla_put_string(msg, RDMABLK_ATTR_DEV_NAME, di->name) ||
+	    rdmablk_nl_put_addr(msg, &di->addr) ||
+	    nla_put_string(msg, RDMABLK_ATTR_EXPORT_NAME, di->export_name) ||
+	    nla_put(msg, RDMABLK_ATTR_UUID, RDMABLK_UUID_SIZE, di->info.uuid) ||
+	    nla_put_u64_64bit(msg, RDMABLK_ATTR_SIZE, di->info.size,
+			      RDMABLK_ATTR_PAD) ||
+	    nla_put_u32(msg, RDMABLK_ATTR_LOGICAL_BLOCK_SIZE,
+			di->info.logical_block_size) ||
+	    nla_put_u32(msg, RDMABLK_ATTR_PHYSICAL_BLOCK_SIZE,
+			di->info.physical_block_size) ||
+	    ((di->info.flags & RDMABLK_EXP_READ_ONLY) &&
+	     nla_put_flag(msg, RDMABLK_ATTR_READ_ONLY)) ||
+	    nla_put_u32(msg, RDMABLK_ATTR_NR_QUEUES, di->nr_queues) ||
+	    nla_put_u32(msg, RDMABLK_ATTR_QUEUE_DEPTH, di->queue_depth) ||
+	    nla_put_u32(msg, RDMABLK_ATTR_DEV_STATE, di->state))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int rdmablk_nl_attach(struct sk_buff *skb, struct genl_info *info)
+{
+	struct rdmablk_attach_req req;
+	struct rdmablk_dev_info *di;
+	struct sk_buff *msg;
+	void *hdr;
+	int ret;
+
+	ret = rdmablk_nl_parse_attach(genl_info_net(info), info->attrs, &req,
+				      info->extack);
+	if (ret)
+		return ret;
+	di = kzalloc(sizeof(*di), GFP_KERNEL);
+	if (!di)
+		return -ENOMEM;
+	ret = rdmablk_idev_attach(&req, di, info->extack);
+	if (ret)
+		goto out_free;
+
+	ret = -ENOMEM;
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		goto out_free;
+	hdr = genlmsg_put_reply(msg, info, &rdmablk_genl_family, 0,
+				RDMABLK_CMD_ATTACH);
+	if (!hdr || rdmablk_nl_put_dev(msg, di)) {
+		nlmsg_free(msg);
+		ret = -EMSGSIZE;
+		goto out_free;
+	}
+	genlmsg_end(msg, hdr);
+	ret = genlmsg_reply(msg, info);
 out_free:
-	nlmsg_free(msg);
+	kfree(di);
+	return ret;
+}
+
+static int rdmablk_nl_detach(struct sk_buff *skb, struct genl_info *info)
+{
+	if (GENL_REQ_ATTR_CHECK(info, RDMABLK_ATTR_DEV_INDEX)) {
+		NL_SET_ERR_MSG(info->extack,
+			       "missing RDMABLK_ATTR_DEV_INDEX: which rdmablkN to detach");
+		return -EINVAL;
+	}
+	return rdmablk_idev_detach(nla_get_u32(info->attrs[RDMABLK_ATTR_DEV_INDEX]),
+				   info->extack);
+}
+
+/* cb->args[0]: index of the next device to dump. */
+static int rdmablk_nl_dev_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	unsigned long idx = cb->args[0];
+	struct rdmablk_dev_info *di;
+	void *hdr;
+
+	di = kmalloc(sizeof(*di), GFP_KERNEL);
+	if (!di)
+		return -ENOMEM;
+	for (; !rdmablk_idev_get(idx, di); idx++) {
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &rdmablk_genl_family,
+				  NLM_F_MULTI, RDMABLK_CMD_DEV_GET);
+		if (!hdr)
+			break;
+		if (rdmablk_nl_put_dev(skb, di)) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+	}
+	kfree(di);
+	cb->args[0] = idx;
+	return skb->len;
+}
+
+/**
+ * rdmablk_nl_event_export() - tell the events group about an export
+ * @event: RDMABLK_EVENT_EXPORT_*
+ * @name: export name
+ * @uuid: export UUID
+ */
+void rdmablk_nl_event_export(enum rdmablk_event event, const char *name,
+			     const u8 *uuid)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = rdmablk_nl_event_new(event, &hdr);
+	if (!msg)
+		return;
+	if (nla_put_string(msg, RDMABLK_ATTR_EXPORT_NAME, name) ||
+	    nla_put(msg, RDMABLK_ATTR_UUID, RDMABLK_UUID_SIZE, uuid)) {
+		nlmsg_free(msg);
+		return;
+	}
+	rdmablk_nl_event_send(msg, hdr);
+}
+
+/**
+ * rdmablk_nl_event_dev() - tell the events group about a device
+ * @event: RDMABLK_EVENT_DEVICE_*
+ * @di: the device
+ */
+void rdmablk_nl_event_dev(enum rdmablk_event event,
+			  const struct rdmablk_dev_info *di)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = rdmablk_nl_event_new(event, &hdr);
+	if (!msg)
+		return;
+	if (rdmablk_nl_put_dev(msg, di)) {
+		nlmsg_free(msg);
+		return;
+	}
+	rdmablk_nl_event_send(msg, hdr);
 }
 
 static const struct genl_ops rdmablk_genl_ops[] = {
@@ -182,12 +402,55 @@ static const struct genl_ops rdmablk_genl_ops[] = {
 		.maxattr = RDMABLK_ATTR_MAX,
 		.dumpit = rdmablk_nl_listen_dump,
 	},
+	{
+		.cmd = RDMABLK_CMD_EXPORT_ADD,
+		.flags = GENL_ADMIN_PERM,
+		.policy = rdmablk_nl_export_policy,
+		.maxattr = RDMABLK_ATTR_MAX,
+		.doit = rdmablk_nl_export_add,
+	},
+	{
+		.cmd = RDMABLK_CMD_EXPORT_DEL,
+		.flags = GENL_ADMIN_PERM,
+		.policy = rdmablk_nl_export_policy,
+		.maxattr = RDMABLK_ATTR_MAX,
+		.doit = rdmablk_nl_export_del,
+	},
+	{
+		.cmd = RDMABLK_CMD_EXPORT_GET,
+		.flags = GENL_ADMIN_PERM,
+		.policy = rdmablk_nl_info_policy,
+		.maxattr = RDMABLK_ATTR_MAX,
+		.dumpit = rdmablk_nl_export_dump,
+	},
+	{
+		.cmd = RDMABLK_CMD_ATTACH,
+		.flags = GENL_ADMIN_PERM,
+		.policy = rdmablk_nl_attach_policy,
+		.maxattr = RDMABLK_ATTR_MAX,
+		.doit = rdmablk_nl_attach,
+	},
+	{
+		.cmd = RDMABLK_CMD_DETACH,
+		.flags = GENL_ADMIN_PERM,
+		.policy = rdmablk_nl_detach_policy,
+		.maxattr = RDMABLK_ATTR_MAX,
+		.doit = rdmablk_nl_detach,
+	},
+	{
+		.cmd = RDMABLK_CMD_DEV_GET,
+		.flags = GENL_ADMIN_PERM,
+		.policy = rdmablk_nl_info_policy,
+		.maxattr = RDMABLK_ATTR_MAX,
+		.dumpit = rdmablk_nl_dev_dump,
+	},
 };
 
 static struct genl_family rdmablk_genl_family __ro_after_init = {
 	.name = RDMABLK_GENL_NAME,
 	.version = RDMABLK_GENL_VERSION,
 	.netnsok = false,
+	.parallel_ops = true,
 	.module = THIS_MODULE,
 	.ops = rdmablk_genl_ops,
 	.n_ops = ARRAY_SIZE(rdmablk_genl_ops),

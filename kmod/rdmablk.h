@@ -7,6 +7,7 @@
 #ifndef RDMABLK_H
 #define RDMABLK_H
 
+#include <linux/blkdev.h>
 #include <linux/list.h>
 #include <linux/netlink.h>
 #include <linux/socket.h>
@@ -15,6 +16,8 @@
 #include <net/genetlink.h>
 
 #include <linux/rdmablk.h>
+
+#include "proto.h"
 
 #define RDMABLK_VERSION		"0.1.0"
 
@@ -49,11 +52,78 @@ int rdmablk_nl_parse_listen(struct net *net, struct nlattr **attrs,
 			    struct rdmablk_listen_req *req,
 			    struct netlink_ext_ack *extack);
 
+/**
+ * struct rdmablk_export_req - a decoded EXPORT_ADD request
+ * @name: export name
+ * @path: block device path
+ * @uuid: identity
+ * @read_only: refuse writes
+ */
+struct rdmablk_export_req {
+	char name[RDMABLK_EXPORT_NAME_MAX];
+	char path[RDMABLK_PATH_MAX];
+	u8 uuid[RDMABLK_UUID_SIZE];
+	bool read_only;
+};
+
+/**
+ * struct rdmablk_attach_req - a decoded ATTACH request
+ * @addr: the target
+ * @export_name: the export
+ * @hostid: our identity
+ * @nr_queues: 0 for one per CPU
+ * @queue_depth: requested credits per queue
+ */
+struct rdmablk_attach_req {
+	struct sockaddr_storage addr;
+	char export_name[RDMABLK_EXPORT_NAME_MAX];
+	u8 hostid[RDMABLK_UUID_SIZE];
+	u32 nr_queues;
+	u32 queue_depth;
+};
+
+/**
+ * struct rdmablk_dev_info - snapshot of an attached device
+ * @index: N of rdmablkN
+ * @name: "rdmablkN"
+ * @addr: target
+ * @export_name: export
+ * @info: export geometry
+ * @nr_queues: queues
+ * @queue_depth: credits per queue
+ * @state: enum rdmablk_dev_state
+ */
+struct rdmablk_dev_info {
+	int index;
+	char name[DISK_NAME_LEN];
+	struct sockaddr_storage addr;
+	char export_name[RDMABLK_EXPORT_NAME_MAX];
+	struct rdmablk_open_info info;
+	u32 nr_queues;
+	u32 queue_depth;
+	u32 state;
+};
+
+extern const struct nla_policy rdmablk_nl_export_policy[RDMABLK_ATTR_MAX + 1];
+extern const struct nla_policy rdmablk_nl_attach_policy[RDMABLK_ATTR_MAX + 1];
+extern const struct nla_policy rdmablk_nl_detach_policy[RDMABLK_ATTR_MAX + 1];
+
+int rdmablk_nl_parse_export(struct nlattr **attrs, bool add,
+			    struct rdmablk_export_req *req,
+			    struct netlink_ext_ack *extack);
+int rdmablk_nl_parse_attach(struct net *net, struct nlattr **attrs,
+			    struct rdmablk_attach_req *req,
+			    struct netlink_ext_ack *extack);
+
 /* netlink.c: the generic netlink family. */
 int rdmablk_nl_init(void);
 void rdmablk_nl_exit(void);
 void rdmablk_nl_event_listener(enum rdmablk_event event,
 			       const struct sockaddr_storage *addr);
+void rdmablk_nl_event_export(enum rdmablk_event event, const char *name,
+			     const u8 *uuid);
+void rdmablk_nl_event_dev(enum rdmablk_event event,
+			  const struct rdmablk_dev_info *info);
 
 /* listener.c: rdma_cm listeners of the target role. */
 

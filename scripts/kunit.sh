@@ -14,19 +14,11 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cache="$repo/.cache"
-tree="$cache/linux-source-6.1"
 build="$cache/kunit-build"
-tarball=/usr/src/linux-source-6.1.tar.xz
 
 [ "${RDMABLK_SKIP_DEPS:-0}" = 1 ] || "$repo/scripts/install-deps.sh"
 
-mkdir -p "$cache"
-if [ ! -e "$tree/.rdmablk-unpacked" ]; then
-	echo "kunit: unpacking $tarball"
-	rm -rf "$tree"
-	tar -C "$cache" -xf "$tarball"
-	touch "$tree/.rdmablk-unpacked"
-fi
+tree=$("$repo/scripts/linux-source.sh")
 
 # Link the module's sources and the KUnit glue into the tree.
 dir="$tree/drivers/block/rdmablk"

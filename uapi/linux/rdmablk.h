@@ -28,15 +28,46 @@
  *       RDMABLK_ATTR_ADDR, RDMABLK_ATTR_PORT
  *       RDMABLK_ATTR_LISTENER_STATE   u32     enum rdmablk_listener_state
  *
+ *   RDMABLK_CMD_EXPORT_ADD        request (target role):
+ *       RDMABLK_ATTR_EXPORT_NAME      string  [A-Za-z0-9._:-], < RDMABLK_EXPORT_NAME_MAX
+ *       RDMABLK_ATTR_EXPORT_PATH      string  block device path, e.g. /dev/nullb0
+ *       RDMABLK_ATTR_UUID             binary  RDMABLK_UUID_SIZE bytes
+ *       [RDMABLK_ATTR_READ_ONLY]      flag
+ *   RDMABLK_CMD_EXPORT_DEL        request: RDMABLK_ATTR_EXPORT_NAME; live
+ *                                 connections to the export are closed
+ *   RDMABLK_CMD_EXPORT_GET        dump; one message per export:
+ *       EXPORT_NAME, EXPORT_PATH, UUID, [READ_ONLY], SIZE,
+ *       LOGICAL_BLOCK_SIZE, PHYSICAL_BLOCK_SIZE,
+ *       RDMABLK_ATTR_NR_CONNECTIONS   u32     queues connected to it now
+ *
+ *   RDMABLK_CMD_ATTACH            request (initiator role):
+ *       RDMABLK_ATTR_ADDR, [RDMABLK_ATTR_PORT]   the target
+ *       RDMABLK_ATTR_EXPORT_NAME
+ *       RDMABLK_ATTR_HOSTID           binary  RDMABLK_UUID_SIZE bytes
+ *       [RDMABLK_ATTR_NR_QUEUES]      u32     default: one per CPU, capped by the target
+ *       [RDMABLK_ATTR_QUEUE_DEPTH]    u32     default 128, capped by the target
+ *     reply: the device, as one DEV_GET message
+ *   RDMABLK_CMD_DETACH            request: RDMABLK_ATTR_DEV_INDEX
+ *   RDMABLK_CMD_DEV_GET           dump; one message per attached device:
+ *       RDMABLK_ATTR_DEV_INDEX        u32     N of /dev/rdmablkN
+ *       RDMABLK_ATTR_DEV_NAME         string  "rdmablkN"
+ *       ADDR, PORT, EXPORT_NAME, UUID, SIZE, LOGICAL_BLOCK_SIZE,
+ *       PHYSICAL_BLOCK_SIZE, [READ_ONLY], NR_QUEUES, QUEUE_DEPTH,
+ *       RDMABLK_ATTR_DEV_STATE        u32     enum rdmablk_dev_state
+ *
  *   RDMABLK_CMD_EVENT             multicast on "events", never a request:
  *       RDMABLK_ATTR_EVENT            u32     enum rdmablk_event
  *       ...                           the attributes of the object concerned
- *                                     (listener: ADDR, PORT)
+ *                                     (listener: ADDR, PORT; export:
+ *                                     EXPORT_NAME, UUID; device: DEV_INDEX,
+ *                                     DEV_NAME, ADDR, PORT, EXPORT_NAME,
+ *                                     DEV_STATE)
  */
 #ifndef _UAPI_LINUX_RDMABLK_H
 #define _UAPI_LINUX_RDMABLK_H
 
 #include <linux/types.h>
+#include <linux/rdmablk_proto.h>
 
 #define RDMABLK_GENL_NAME		"rdmablk"
 #define RDMABLK_GENL_VERSION		1
@@ -48,13 +79,27 @@
 /* Longest address string accepted, including an IPv6 scope ("%ifname"). */
 #define RDMABLK_ADDR_MAX_LEN		64
 
-enum rdmablk_cmd {
+/* Longest export path accepted, including the NUL. */
+#define RDMABLK_PATH_MAX		256
+
+/* Limits of ATTACH's optional attributes. */
+#define RDMABLK_MAX_QUEUES		64
+#define RDMABLK_MAX_QUEUE_DEPTH		1024
+#define RDMABLK_DEFAULT_QUEUE_DEPTH	128
+
+enum rdmablk_nl_cmd {
 	RDMABLK_CMD_UNSPEC,
 	RDMABLK_CMD_GET_INFO,
 	RDMABLK_CMD_LISTEN_ADD,
 	RDMABLK_CMD_LISTEN_DEL,
 	RDMABLK_CMD_LISTEN_GET,
 	RDMABLK_CMD_EVENT,
+	RDMABLK_CMD_EXPORT_ADD,
+	RDMABLK_CMD_EXPORT_DEL,
+	RDMABLK_CMD_EXPORT_GET,
+	RDMABLK_CMD_ATTACH,
+	RDMABLK_CMD_DETACH,
+	RDMABLK_CMD_DEV_GET,
 
 	__RDMABLK_CMD_MAX,
 };
@@ -72,6 +117,20 @@ enum rdmablk_attr {
 	RDMABLK_ATTR_PORT,		/* u16, 1..65535 */
 	RDMABLK_ATTR_LISTENER_STATE,	/* u32, enum rdmablk_listener_state */
 	RDMABLK_ATTR_EVENT,		/* u32, enum rdmablk_event */
+	RDMABLK_ATTR_EXPORT_NAME,	/* string, < RDMABLK_EXPORT_NAME_MAX */
+	RDMABLK_ATTR_EXPORT_PATH,	/* string, < RDMABLK_PATH_MAX */
+	RDMABLK_ATTR_UUID,		/* binary, RDMABLK_UUID_SIZE */
+	RDMABLK_ATTR_READ_ONLY,		/* flag */
+	RDMABLK_ATTR_SIZE,		/* u64, bytes */
+	RDMABLK_ATTR_LOGICAL_BLOCK_SIZE,	/* u32, bytes */
+	RDMABLK_ATTR_PHYSICAL_BLOCK_SIZE,	/* u32, bytes */
+	RDMABLK_ATTR_NR_CONNECTIONS,	/* u32 */
+	RDMABLK_ATTR_HOSTID,		/* binary, RDMABLK_UUID_SIZE */
+	RDMABLK_ATTR_NR_QUEUES,		/* u32, 1..RDMABLK_MAX_QUEUES */
+	RDMABLK_ATTR_QUEUE_DEPTH,	/* u32, 1..RDMABLK_MAX_QUEUE_DEPTH */
+	RDMABLK_ATTR_DEV_INDEX,		/* u32 */
+	RDMABLK_ATTR_DEV_NAME,		/* string */
+	RDMABLK_ATTR_DEV_STATE,		/* u32, enum rdmablk_dev_state */
 
 	__RDMABLK_ATTR_MAX,
 };
@@ -80,16 +139,29 @@ enum rdmablk_attr {
 
 /* RDMABLK_ATTR_FEATURES: what this module implements. */
 #define RDMABLK_FEAT_LISTEN		(1ULL << 0)	/* target listeners */
+#define RDMABLK_FEAT_EXPORT		(1ULL << 1)	/* target exports */
+#define RDMABLK_FEAT_ATTACH		(1ULL << 2)	/* initiator devices */
 
 enum rdmablk_listener_state {
 	RDMABLK_LISTENER_LISTENING = 1,	/* bound and accepting */
 	RDMABLK_LISTENER_DEVICE_GONE,	/* RDMA device removed, retrying */
 };
 
+enum rdmablk_dev_state {
+	RDMABLK_DEV_LIVE = 1,		/* connected, I/O flows */
+	RDMABLK_DEV_DEAD,		/* connection lost: I/O fails until detached */
+	RDMABLK_DEV_DELETING,		/* being detached */
+};
+
 enum rdmablk_event {
 	RDMABLK_EVENT_UNSPEC,
 	RDMABLK_EVENT_LISTENER_ADDED,
 	RDMABLK_EVENT_LISTENER_REMOVED,
+	RDMABLK_EVENT_EXPORT_ADDED,
+	RDMABLK_EVENT_EXPORT_REMOVED,
+	RDMABLK_EVENT_DEVICE_ATTACHED,
+	RDMABLK_EVENT_DEVICE_DETACHED,
+	RDMABLK_EVENT_DEVICE_STATE,	/* DEV_STATE changed */
 
 	__RDMABLK_EVENT_MAX,
 };

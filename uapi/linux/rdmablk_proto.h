@@ -1,16 +1,220 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
  * rdmablk wire protocol, spoken between an initiator and a target over an
- * RDMA reliable connection. All multi-byte fields are little endian.
- * See docs/protocol.md for the message sequence.
+ * RDMA reliable connection (rdma_cm, RDMA_PS_TCP). All multi-byte fields are
+ * little endian; every struct has a fixed size pinned by BUILD_BUG_ON in the
+ * module; reserved fields are sent as zero and ignored on receipt.
+ *
+ * One connection carries one I/O queue. Sequence (docs/protocol.md):
+ *
+ *  1. rdma_connect() with struct rdmablk_conn_req as private data. The
+ *     target accepts with struct rdmablk_conn_rep, or rejects with
+ *     struct rdmablk_conn_rej saying why.
+ *  2. The initiator sends RDMABLK_OP_OPEN whose inline payload is
+ *     struct rdmablk_open_req (export name, host id); the response carries
+ *     struct rdmablk_open_rsp (export UUID, size, block sizes, flags).
+ *  3. I/O: a struct rdmablk_cmd by SEND, at most queue_depth outstanding,
+ *     each with a distinct tag < queue_depth. Write payload is either inline
+ *     (right after the command in the same SEND, at most inline_max bytes)
+ *     or pulled by the target with RDMA READ from (addr, rkey); read payload
+ *     is pushed by the target with RDMA WRITE to (addr, rkey). The target
+ *     answers each command with a struct rdmablk_rsp by SEND, or by
+ *     SEND_WITH_INV of the command's rkey when RDMABLK_CONN_REMOTE_INV was
+ *     agreed, so the initiator need not invalidate its registration.
+ *  4. rdma_disconnect() by either side.
+ *
+ * A peer that breaks these rules (bad tag, more commands than queue_depth,
+ * a malformed command) is disconnected.
  */
 #ifndef _UAPI_LINUX_RDMABLK_PROTO_H
 #define _UAPI_LINUX_RDMABLK_PROTO_H
 
 #include <linux/types.h>
 
-/* "RBLK" in the connect private data. */
+/* "RBLK" */
 #define RDMABLK_PROTO_MAGIC		0x4b4c4252U
 #define RDMABLK_PROTO_VERSION		1
+
+#define RDMABLK_EXPORT_NAME_MAX		64	/* including the NUL */
+#define RDMABLK_UUID_SIZE		16
+#define RDMABLK_SECTOR_SHIFT		9
+
+/* struct rdmablk_conn_req.flags and struct rdmablk_conn_rep.flags */
+#define RDMABLK_CONN_REMOTE_INV		(1U << 0)	/* SEND_WITH_INV responses */
+
+/**
+ * struct rdmablk_conn_req - connect private data, initiator to target
+ * @magic: RDMABLK_PROTO_MAGIC
+ * @version: RDMABLK_PROTO_VERSION
+ * @queue_id: which queue of the attachment this connection serves
+ * @queue_depth: commands the initiator wants outstanding at once
+ * @flags: RDMABLK_CONN_* the initiator supports
+ * @reserved: zero
+ */
+struct rdmablk_conn_req {
+	__le32	magic;
+	__le16	version;
+	__le16	queue_id;
+	__le16	queue_depth;
+	__le16	reserved0;
+	__le32	flags;
+	__u8	reserved[16];
+};
+
+/**
+ * struct rdmablk_conn_rep - accept private data, target to initiator
+ * @magic: RDMABLK_PROTO_MAGIC
+ * @version: version the target speaks on this connection
+ * @queue_depth: granted, <= requested; the number of credits
+ * @max_queues: how many queues the target accepts per attachment
+ * @flags: RDMABLK_CONN_* both sides agreed on
+ * @max_io_size: largest data transfer of one command, in bytes
+ * @inline_max: largest write payload that may travel inline, in bytes
+ * @reserved: zero
+ */
+struct rdmablk_conn_rep {
+	__le32	magic;
+	__le16	version;
+	__le16	queue_depth;
+	__le16	max_queues;
+	__le16	reserved0;
+	__le32	flags;
+	__le32	max_io_size;
+	__le32	inline_max;
+	__u8	reserved[8];
+};
+
+enum rdmablk_rej_reason {
+	RDMABLK_REJ_INVALID = 1,	/* malformed connect request */
+	RDMABLK_REJ_VERSION,		/* protocol version not supported */
+	RDMABLK_REJ_RESOURCES,		/* target out of resources */
+	RDMABLK_REJ_QUEUE_DEPTH,	/* queue depth 0 */
+};
+
+/**
+ * struct rdmablk_conn_rej - reject private data, target to initiator
+ * @magic: RDMABLK_PROTO_MAGIC
+ * @reason: enum rdmablk_rej_reason
+ * @version: highest version the target speaks
+ */
+struct rdmablk_conn_rej {
+	__le32	magic;
+	__le16	reason;
+	__le16	version;
+};
+
+enum rdmablk_opcode {
+	RDMABLK_OP_OPEN = 1,
+	RDMABLK_OP_READ,
+	RDMABLK_OP_WRITE,
+	RDMABLK_OP_FLUSH,
+	RDMABLK_OP_DISCARD,
+	RDMABLK_OP_WRITE_ZEROES,
+};
+
+/* struct rdmablk_cmd.flags */
+#define RDMABLK_CMD_FUA		(1U << 0)	/* WRITE: durable on completion */
+#define RDMABLK_CMD_INLINE	(1U << 1)	/* payload follows the command */
+#define RDMABLK_CMD_NOUNMAP	(1U << 2)	/* WRITE_ZEROES: keep allocated */
+#define RDMABLK_CMD_FLAGS_ALL	(RDMABLK_CMD_FUA | RDMABLK_CMD_INLINE | \
+				 RDMABLK_CMD_NOUNMAP)
+
+/**
+ * struct rdmablk_cmd - a command, initiator to target, by SEND
+ * @opcode: enum rdmablk_opcode
+ * @flags: RDMABLK_CMD_*
+ * @tag: echoed in the response; < queue_depth and not outstanding
+ * @length: bytes to transfer (READ, WRITE), or to discard / zero
+ * @offset: byte offset into the export; a multiple of its logical block size
+ * @addr: initiator buffer for READ and non-inline WRITE
+ * @rkey: remote key of @addr
+ * @reserved: zero
+ */
+struct rdmablk_cmd {
+	__u8	opcode;
+	__u8	flags;
+	__le16	tag;
+	__le32	length;
+	__le64	offset;
+	__le64	addr;
+	__le32	rkey;
+	__le32	reserved0;
+	__u8	reserved[32];
+};
+
+/**
+ * struct rdmablk_open_req - inline payload of RDMABLK_OP_OPEN
+ * @name: export name, NUL-terminated, NUL-padded
+ * @hostid: the initiator host's identity
+ * @reserved: zero
+ */
+struct rdmablk_open_req {
+	char	name[RDMABLK_EXPORT_NAME_MAX];
+	__u8	hostid[RDMABLK_UUID_SIZE];
+	__u8	reserved[16];
+};
+
+enum rdmablk_status {
+	RDMABLK_S_OK = 0,
+	RDMABLK_S_INVALID,		/* malformed command */
+	RDMABLK_S_RANGE,		/* beyond the end of the export */
+	RDMABLK_S_READ_ONLY,		/* write to a read-only export */
+	RDMABLK_S_IO_ERROR,		/* the backing device failed */
+	RDMABLK_S_NO_EXPORT,		/* OPEN: no export of that name */
+	RDMABLK_S_DENIED,		/* OPEN: host not allowed */
+	RDMABLK_S_NOT_OPEN,		/* I/O before a successful OPEN */
+	RDMABLK_S_UNSUPPORTED,		/* operation not supported by the export */
+	RDMABLK_S_NO_SPACE,		/* backing device out of space */
+};
+
+/**
+ * struct rdmablk_rsp - a response, target to initiator, by SEND
+ * @opcode: the command's opcode
+ * @reserved0: zero
+ * @tag: the command's tag
+ * @status: enum rdmablk_status
+ * @reserved: zero
+ */
+struct rdmablk_rsp {
+	__u8	opcode;
+	__u8	reserved0;
+	__le16	tag;
+	__le16	status;
+	__u8	reserved[10];
+};
+
+/* struct rdmablk_open_rsp.flags */
+#define RDMABLK_EXP_READ_ONLY		(1U << 0)
+#define RDMABLK_EXP_FLUSH		(1U << 1)	/* volatile write cache */
+#define RDMABLK_EXP_FUA			(1U << 2)
+#define RDMABLK_EXP_DISCARD		(1U << 3)
+#define RDMABLK_EXP_WRITE_ZEROES	(1U << 4)
+#define RDMABLK_EXP_ROTATIONAL		(1U << 5)
+
+/**
+ * struct rdmablk_open_rsp - follows struct rdmablk_rsp in an OPEN response
+ * @uuid: the export's UUID
+ * @size: capacity in bytes
+ * @logical_block_size: bytes
+ * @physical_block_size: bytes
+ * @flags: RDMABLK_EXP_*
+ * @max_discard_sectors: largest DISCARD / WRITE_ZEROES, in 512-byte sectors
+ * @discard_granularity: bytes
+ * @reserved: zero
+ */
+struct rdmablk_open_rsp {
+	__u8	uuid[RDMABLK_UUID_SIZE];
+	__le64	size;
+	__le32	logical_block_size;
+	__le32	physical_block_size;
+	__le32	flags;
+	__le32	max_discard_sectors;
+	__le32	discard_granularity;
+	__u8	reserved[20];
+};
+
+/* What the initiator posts receive buffers for. */
+#define RDMABLK_RSP_BUF_SIZE	(sizeof(struct rdmablk_rsp) + \
+				 sizeof(struct rdmablk_open_rsp))
 
 #endif /* _UAPI_LINUX_RDMABLK_PROTO_H */

@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# rdmablk top-level build.
+#
+#   make               build rdmablk.ko and the userspace programs
+#   make demo          boot a VM and show rdmablk working end to end
+#   make check         every test: GoogleTest, KUnit, VM; ends "N passed, M failed"
+#   make check-quick   GoogleTest, KUnit and the static checks, no VM
+#   make vmtest T=001  one VM test (number, name or path); T unset runs all
+#   make install       module, programs, headers and docs (PREFIX, DESTDIR)
+#   make dkms-install  register the module with DKMS so it follows kernel updates
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+VERSION := $(shell sed -n 's/^\#define RDMABLK_VERSION[^"]*"\(.*\)"/\1/p' kmod/rdmablk.h)
+JOBS ?= $(shell nproc)
+
+BUILD := build
+USER_BUILD := $(BUILD)/userspace
+ASAN_BUILD := $(BUILD)/asan
+
+all: module userspace
+
+deps:
+	@scripts/install-deps.sh
+
+module: deps
+	$(MAKE) -C kmod
+
+userspace: deps
+	cmake -S daemon -B $(USER_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	cmake --build $(USER_BUILD) -j$(JOBS)
+
+check: deps
+	@scripts/check.sh all
+
+check-quick: deps
+	@scripts/check.sh quick
+
+vmtest: module userspace
+	@RDMABLK_SKIP_DEPS=1 tests/vm/run $(T)
+
+kunit: deps
+	@scripts/kunit.sh
+
+demo: module userspace
+	@scripts/demo.sh
+
+install: all
+	$(MAKE) -C kmod modules_install INSTALL_MOD_PATH=$(DESTDIR)
+	install -d $(DESTDIR)$(PREFIX)/include/linux
+	install -m 0644 uapi/linux/rdmablk.h uapi/linux/rdmablk_proto.h \
+		$(DESTDIR)$(PREFIX)/include/linux/
+	DESTDIR=$(DESTDIR) cmake --install $(USER_BUILD) --prefix $(PREFIX)
+
+dkms-install:
+	@scripts/dkms-install.sh $(VERSION)
+
+clean:
+	-$(MAKE) -C kmod clean
+	rm -rf $(BUILD)
+
+.PHONY: all deps module userspace check check-quick vmtest kunit demo \
+	install dkms-install clean

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Target exports: local block devices served under a name.
+ *
+ * Locking and lifetime:
+ *  - rdmablk_exports_lock (mutex) protects rdmablk_exports. A mutex because
+ *    opening and closing block devices sleeps.
+ *  - An export is referenced by the list and by every connection that
+ *    opened it. Removing it unlinks it (no new OPEN finds it), closes its
+ *    connections, drops the list's reference and waits for the last
+ *    connection to let go before the backing device is closed. So a
+ *    removed export's device is never touched again once removal returns.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/blkdev.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+
+#include "target.h"
+
+static LIST_HEAD(rdmablk_exports);
+static DEFINE_MUTEX(rdmablk_exports_lock);
+
+static struct rdmablk_export *rdmablk_export_find(const char *name)
+{
+	struct rdmablk_export *exp;
+
+	lockdep_assert_held(&rdmablk_exports_lock);
+
+	list_for_each_entry(exp, &rdmablk_exports, node)
+		if (!strcmp(exp->name, name))
+			return exp;
+	return NULL;
+}
+
+static void rdmablk_export_release(struct kref *ref)
+{
+	struct rdmablk_export *exp = container_of(ref, struct rdmablk_export,
+						  ref);
+
+	complete(&exp->released);
+}
+
+/**
+ * rdmablk_export_put() - drop a connection's reference
+ * @exp: the export
+ */
+void rdmablk_export_put(struct rdmablk_export *exp)
+{
+	kref_put(&exp->ref, rdmablk_export_release);
+}
+
+/**
+ * rdmablk_export_lookup() - find an export for OPEN and take a reference
+ * @name: export name
+ *
+ * Return: the export, or NULL.
+ */
+struct rdmablk_export *rdmablk_export_lookup(const char *name)
+{
+	struct rdmablk_export *exp;
+
+	mutex_lock(&rdmablk_exports_lock);
+	exp = rdmablk_export_find(name);
+	if (exp)
+		kref_get(&exp->ref);
+	mutex_unlock(&rdmablk_exports_lock);
+	return exp;
+}
+
+static void rdmablk_export_set_params(struct rdmablk_export *exp,
+				      bool read_only)
+{
+	struct block_device *bdev = exp->bdev;
+	struct rdmablk_export_params *p = &exp->params;
+
+	p->size = bdev_nr_bytes(bdev);
+	p->logical_block_size = bdev_logical_block_size(bdev);
+	p->max_io_size = RDMABLK_MAX_IO_SIZE;
+	p->inline_max = RDMABLK_INLINE_MAX;
+	p->flags = 0;
+	if (read_only)
+		p->flags |= RDMABLK_EXP_READ_ONLY;
+	if (bdev_write_cache(bdev))
+		p->flags |= RDMABLK_EXP_FLUSH;
+	if (bdev_fua(bdev))
+		p->flags |= RDMABLK_EXP_FUA;
+	if (!bdev_nonrot(bdev))
+		p->flags |= RDMABLK_EXP_ROTATIONAL;
+	/* Zeroing is emulated by the block layer when the device lacks it. */
+	p->flags |= RDMABLK_EXP_WRITE_ZEROES;
+	p->max_discard_sectors = UINT_MAX >> RDMABLK_SECTOR_SHIFT;
+	if (bdev_max_discard_sectors(bdev)) {
+		p->flags |= RDMABLK_EXP_DISCARD;
+		exp->discard_granularity = bdev_discard_granularity(bdev);
+	}
+	exp->physical_block_size = bdev_physical_block_size(bdev);
+}
+
+/**
+ * rdmablk_export_add() - serve a block device under a name
+ * @name: export name, validated by the caller
+ * @path: block device path
+ * @uuid: identity, RDMABLK_UUID_SIZE bytes
+ * @read_only: refuse writes
+ * @extack: where a failure is explained
+ *
+ * Return: 0, -EEXIST, or the error opening @path.
+ */
+int rdmablk_export_add(const char *name, const char *path, const u8 *uuid,
+		       bool read_only, struct netlink_ext_ack *extack)
+{
+	struct rdmablk_export *exp;
+	int ret;
+
+	exp = kzalloc(sizeof(*exp), GFP_KERNEL);
+	if (!exp)
+		return -ENOMEM;
+	kref_init(&exp->ref);
+	init_completion(&exp->released);
+	spin_lock_init(&exp->conns_lock);
+	INIT_LIST_HEAD(&exp->conns);
+	strscpy(exp->name, name, sizeof(exp->name));
+	strscpy(exp->path, path, sizeof(exp->path));
+	memcpy(exp->uuid, uuid, sizeof(exp->uuid));
+
+	mutex_lock(&rdmablk_exports_lock);
+	if (rdmablk_export_find(name)) {
+		NL_SET_ERR_MSG(extack,
+			       "an export of this name exists; remove it first or pick another name");
+		ret = -EEXIST;
+		goto out_unlock;
+	}
+
+	exp->mode = FMODE_READ | FMODE_EXCL;
+	if (!read_only)
+		exp->mode |= FMODE_WRITE;
+	exp->bdev = blkdev_get_by_path(path, exp->mode, exp);
+	if (IS_ERR(exp->bdev)) {
+		ret = PTR_ERR(exp->bdev);
+		if (ret == -EBUSY)
+			NL_SET_ERR_MSG(extack,
+				       "the device is in use (mounted, or exported already)");
+		else if (ret == -ENOENT || ret == -ENOTBLK)
+			NL_SET_ERR_MSG(extack, "no block device at this path");
+		else
+			NL_SET_ERR_MSG(extack, "cannot open the block device");
+		goto out_unlock;
+	}
+	if (!read_only && bdev_read_only(exp->bdev)) {
+		NL_SET_ERR_MSG(extack, "the device is read-only: export it read-only");
+		ret = -EROFS;
+		goto out_put_bdev;
+	}
+	rdmablk_export_set_params(exp, read_only);
+	list_add_tail(&exp->node, &rdmablk_exports);
+	mutex_unlock(&rdmablk_exports_lock);
+
+	pr_info("export %s: %s, %llu bytes%s\n", exp->name, exp->path,
+		exp->params.size, read_only ? ", read-only" : "");
+	rdmablk_nl_event_export(RDMABLK_EVENT_EXPORT_ADDED, exp->name,
+				exp->uuid);
+	return 0;
+
+out_put_bdev:
+	blkdev_put(exp->bdev, exp->mode);
+out_unlock:
+	mutex_unlock(&rdmablk_exports_lock);
+	kfree(exp);
+	return ret;
+}
+
+/* Called with @exp unlinked: close its connections, wait, free. */
+static void rdmablk_export_destroy(struct rdmablk_export *exp)
+{
+	rdmablk_tconn_close_export(exp);
+	rdmablk_export_put(exp);
+	wait_for_completion(&exp->released);
+
+	blkdev_put(exp->bdev, exp->mode);
+	pr_info("export %s removed\n", exp->name);
+	rdmablk_nl_event_export(RDMABLK_EVENT_EXPORT_REMOVED, exp->name,
+				exp->uuid);
+	kfree(exp);
+}
+
+/**
+ * rdmablk_export_del() - stop serving an export
+ * @name: export name
+ * @extack: where a failure is explained
+ *
+ * Live connections to the export are closed; returns once none is left.
+ *
+ * Return: 0, or -ENOENT.
+ */
+int rdmablk_export_del(const char *name, struct netlink_ext_ack *extack)
+{
+	struct rdmablk_export *exp;
+
+	mutex_lock(&rdmablk_exports_lock);
+	exp = rdmablk_export_find(name);
+	if (!exp) {
+		mutex_unlock(&rdmablk_exports_lock);
+		NL_SET_ERR_MSG(extack, "no export of this name");
+		return -ENOENT;
+	}
+	list_del(&exp->node);
+	mutex_unlock(&rdmablk_exports_lock);
+
+	rdmablk_export_destroy(exp);
+	return 0;
+}
+
+/**
+ * rdmablk_export_get() - snapshot the @idx-th export, for dumps
+ * @idx: position in the list
+ * @info: result
+ *
+ * Return: 0, or -ENOENT past the end.
+ */
+int rdmablk_export_get(unsigned long idx, struct rdmablk_export_info *info)
+{
+	struct rdmablk_export *exp;
+	struct list_head *pos;
+	int ret = -ENOENT;
+
+	mutex_lock(&rdmablk_exports_lock);
+	list_for_each_entry(exp, &rdmablk_exports, node) {
+		if (idx--)
+			continue;
+		strscpy(info->name, exp->name, sizeof(info->name));
+		strscpy(info->path, exp->path, sizeof(info->path));
+		memcpy(info->uuid, exp->uuid, sizeof(info->uuid));
+		info->size = exp->params.size;
+		info->logical_block_size = exp->params.logical_block_size;
+		info->physical_block_size = exp->physical_block_size;
+		info->read_only = exp->params.flags & RDMABLK_EXP_READ_ONLY;
+		info->nr_conns = 0;
+		spin_lock(&exp->conns_lock);
+		list_for_each(pos, &exp->conns)
+			info->nr_conns++;
+		spin_unlock(&exp->conns_lock);
+		ret = 0;
+		break;
+	}
+	mutex_unlock(&rdmablk_exports_lock);
+	return ret;
+}
+
+/**
+ * rdmablk_exports_exit() - remove every export, at module unload
+ *
+ * Netlink and the listeners must be gone so no export or connection can
+ * be added.
+ */
+void rdmablk_exports_exit(void)
+{
+	struct rdmablk_export *exp;
+
+	for (;;) {
+		mutex_lock(&rdmablk_exports_lock);
+		exp = list_first_entry_or_null(&rdmablk_exports,
+					       struct rdmablk_export, node);
+		if (exp)
+			list_del(&exp->node);
+		mutex_unlock(&rdmablk_exports_lock);
+		if (!exp)
+			break;
+		rdmablk_export_destroy(exp);
+	}
+}

@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Initiator role: attached devices (idev.c) and their RDMA queues
+ * (iqueue.c).
+ */
+#ifndef RDMABLK_INITIATOR_H
+#define RDMABLK_INITIATOR_H
+
+#include <linux/blk-mq.h>
+#include <linux/completion.h>
+#include <linux/mutex.h>
+#include <linux/scatterlist.h>
+#include <rdma/ib_verbs.h>
+
+#include "proto.h"
+#include "rdmablk.h"
+
+struct rdma_cm_id;
+struct rdmablk_idev;
+
+/* Data segments a request carries inline with its SG list. */
+#define RDMABLK_INLINE_SG_CNT	2
+/* Page segments an inline write may have. */
+#define RDMABLK_INLINE_SGE	2
+
+enum {
+	RDMABLK_IQ_ALLOCATED,	/* verbs resources exist */
+	RDMABLK_IQ_LIVE,	/* connected; I/O may be posted */
+};
+
+/**
+ * struct rdmablk_irecv - a receive buffer for responses
+ * @cqe: completion entry
+ * @queue: owner
+ * @buf: RDMABLK_RSP_BUF_SIZE bytes
+ * @sge: @buf
+ * @wr: the receive work request
+ */
+struct rdmablk_irecv {
+	struct ib_cqe cqe;
+	struct rdmablk_iqueue *queue;
+	void *buf;
+	struct ib_sge sge;
+	struct ib_recv_wr wr;
+};
+
+/**
+ * struct rdmablk_iqueue - one RDMA connection of an attached device
+ * @idev: owner
+ * @qid: index, also the blk-mq hardware queue index
+ * @cm_id: rdma_cm id
+ * @dev: RDMA device, known once the address is resolved
+ * @pd: protection domain
+ * @cq: send and receive completions, polled in softirq
+ * @qp: the queue pair
+ * @params: negotiated at connect
+ * @flags: RDMABLK_IQ_*
+ * @cm_done: completed by the cm handler at each step of connecting
+ * @cm_error: result of the step, 0 or a negative errno
+ * @rej_reason: enum rdmablk_rej_reason when the target rejected us
+ * @open_done: completed when the OPEN response arrived
+ * @open_status: its enum rdmablk_status
+ * @open_info: what it said about the export
+ * @recvs: @nr_recvs receive buffers
+ * @nr_recvs: count
+ * @max_pages: pages one fast registration maps
+ */
+struct rdmablk_iqueue {
+	struct rdmablk_idev *idev;
+	u16 qid;
+	struct rdma_cm_id *cm_id;
+	struct ib_device *dev;
+	struct ib_pd *pd;
+	struct ib_cq *cq;
+	struct ib_qp *qp;
+	struct rdmablk_conn_params params;
+	unsigned long flags;
+
+	struct completion cm_done;
+	int cm_error;
+	int rej_reason;
+
+	struct completion open_done;
+	u16 open_status;
+	struct rdmablk_open_info open_info;
+
+	struct rdmablk_irecv *recvs;
+	unsigned int nr_recvs;
+	u32 max_pages;
+};
+
+/**
+ * struct rdmablk_ireq - per-request data (blk-mq pdu)
+ * @queue: queue it was sent on
+ * @cmd: the command
+ * @cmd_dma: DMA address of @cmd while posted
+ * @mr: fast registration of the data, NULL when none
+ * @sgt: data SG table
+ * @nents: mapped entries in @sgt
+ * @ref: send completion + response (+ local invalidation)
+ * @status: enum rdmablk_status of the response
+ * @responded: a response for this request arrived
+ * @sge: command, then inline payload
+ * @send_cqe: completion of the SEND
+ * @inv_cqe: completion of a local invalidation
+ * @reg_wr: fast registration
+ * @send_wr: the command SEND
+ * @inv_wr: local invalidation
+ * @first_sgl: inline SG chunk, keep last
+ */
+struct rdmablk_ireq {
+	struct rdmablk_iqueue *queue;
+	struct rdmablk_cmd *cmd;
+	u64 cmd_dma;
+	struct ib_mr *mr;
+	struct sg_table sgt;
+	int nents;
+	refcount_t ref;
+	u16 status;
+	bool responded;
+	struct ib_sge sge[1 + RDMABLK_INLINE_SGE];
+	struct ib_cqe send_cqe;
+	struct ib_cqe inv_cqe;
+	struct ib_reg_wr reg_wr;
+	struct ib_send_wr send_wr;
+	struct ib_send_wr inv_wr;
+	struct scatterlist first_sgl[];
+};
+
+/**
+ * struct rdmablk_idev - an attached export: /dev/rdmablkN
+ * @node: entry in rdmablk_idevs, under rdmablk_idevs_lock
+ * @index: N
+ * @name: "rdmablkN"
+ * @addr: the target
+ * @export_name: the export
+ * @hostid: our identity, sent at OPEN
+ * @info: what the target said about the export
+ * @nr_queues: connections, one per hardware queue
+ * @queue_depth: credits per queue
+ * @max_io_size: bytes, negotiated
+ * @inline_max: bytes, negotiated
+ * @queues: @nr_queues queues
+ * @tag_set: blk-mq tags
+ * @disk: the block device, NULL until it exists
+ * @state: enum rdmablk_dev_state, under @state_lock
+ * @state_lock: protects @state
+ * @err_work: fail I/O after the connection was lost
+ */
+struct rdmablk_idev {
+	struct list_head node;
+	int index;
+	char name[DISK_NAME_LEN];
+	struct sockaddr_storage addr;
+	char export_name[RDMABLK_EXPORT_NAME_MAX];
+	u8 hostid[RDMABLK_UUID_SIZE];
+	struct rdmablk_open_info info;
+	u32 nr_queues;
+	u32 queue_depth;
+	u32 max_io_size;
+	u32 inline_max;
+	struct rdmablk_iqueue *queues;
+	struct blk_mq_tag_set tag_set;
+	struct gendisk *disk;
+	u32 state;
+	spinlock_t state_lock;	/* protects @state; irq-safe */
+	struct work_struct err_work;
+};
+
+/* iqueue.c */
+int rdmablk_iqueue_connect(struct rdmablk_iqueue *queue, u16 queue_depth,
+			   struct netlink_ext_ack *extack);
+int rdmablk_iqueue_open(struct rdmablk_iqueue *queue,
+			struct netlink_ext_ack *extack);
+void rdmablk_iqueue_stop(struct rdmablk_iqueue *queue);
+void rdmablk_iqueue_free(struct rdmablk_iqueue *queue);
+int rdmablk_iqueue_init_mrs(struct rdmablk_iqueue *queue, u32 max_pages);
+blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
+				   struct request *rq);
+void rdmablk_ireq_unmap(struct request *rq);
+
+/* idev.c */
+void rdmablk_idev_conn_lost(struct rdmablk_idev *idev);
+int rdmablk_idev_attach(const struct rdmablk_attach_req *req,
+			struct rdmablk_dev_info *info,
+			struct netlink_ext_ack *extack);
+int rdmablk_idev_detach(int index, struct netlink_ext_ack *extack);
+int rdmablk_idev_get(unsigned long idx, struct rdmablk_dev_info *info);
+int rdmablk_initiator_init(void);
+void rdmablk_initiator_exit(void);
+
+#endif /* RDMABLK_INITIATOR_H */

@@ -1,0 +1,758 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Initiator queues: one RDMA connection per blk-mq hardware queue.
+ *
+ * A request's data pages are registered per I/O with fast registration
+ * (FRWR, from the QP's MR pool) and the registration's rkey travels in the
+ * command; the target invalidates it with SEND_WITH_INV when it answers,
+ * else the request invalidates it locally before completing. Writes of at
+ * most inline_max bytes go inline, straight from the request's pages.
+ * There is never a global rkey.
+ *
+ * Lifetime: a request completes to blk-mq when its reference count drops
+ * to zero: one reference for the SEND's completion, one for the response,
+ * which takes another for a local invalidation it has to post.
+ * Completions run in softirq (IB_POLL_SOFTIRQ).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/blk-mq.h>
+#include <linux/slab.h>
+#include <rdma/mr_pool.h>
+#include <rdma/rdma_cm.h>
+
+#include "initiator.h"
+
+#define RDMABLK_CM_TIMEOUT_MS	3000
+#define RDMABLK_CONNECT_TIMEOUT	(10 * HZ)
+
+#define iq_err(q, fmt, ...)						\
+	do {								\
+		const struct rdmablk_iqueue *__q = (q);			\
+									\
+		pr_err_ratelimited("%s: queue %u: " fmt, __q->idev->name, \
+				   __q->qid, ##__VA_ARGS__);		\
+	} while (0)
+
+static void rdmablk_iqueue_lost(struct rdmablk_iqueue *queue, const char *why)
+{
+	if (test_bit(RDMABLK_IQ_LIVE, &queue->flags))
+		iq_err(queue, "connection lost: %s\n", why);
+	rdmablk_idev_conn_lost(queue->idev);
+}
+
+static int rdmablk_irecv_post(struct rdmablk_irecv *recv)
+{
+	struct rdmablk_iqueue *queue = recv->queue;
+
+	ib_dma_sync_single_for_device(queue->dev, recv->sge.addr,
+				      recv->sge.length, DMA_FROM_DEVICE);
+	return ib_post_recv(queue->qp, &recv->wr, NULL);
+}
+
+static void rdmablk_ireq_put(struct request *rq)
+{
+	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
+
+	if (refcount_dec_and_test(&req->ref))
+		blk_mq_complete_request(rq);
+}
+
+static void rdmablk_ireq_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rdmablk_ireq *req = container_of(wc->wr_cqe, struct rdmablk_ireq,
+						send_cqe);
+
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			iq_err(req->queue, "send failed: %s\n",
+			       ib_wc_status_msg(wc->status));
+		rdmablk_iqueue_lost(req->queue, "send failed");
+		return;
+	}
+	rdmablk_ireq_put(blk_mq_rq_from_pdu(req));
+}
+
+static void rdmablk_ireq_inv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rdmablk_ireq *req = container_of(wc->wr_cqe, struct rdmablk_ireq,
+						inv_cqe);
+
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			iq_err(req->queue, "local invalidate failed: %s\n",
+			       ib_wc_status_msg(wc->status));
+		rdmablk_iqueue_lost(req->queue, "invalidate failed");
+		return;
+	}
+	rdmablk_ireq_put(blk_mq_rq_from_pdu(req));
+}
+
+static void rdmablk_iqueue_open_done(struct rdmablk_iqueue *queue,
+				     const struct rdmablk_rsp *rsp, u32 len)
+{
+	const struct rdmablk_open_rsp *orsp = (const void *)(rsp + 1);
+
+	queue->open_status = le16_to_cpu(rsp->status);
+	if (queue->open_status == RDMABLK_S_OK &&
+	    (len < RDMABLK_RSP_BUF_SIZE ||
+	     rdmablk_open_rsp_decode(orsp, &queue->open_info)))
+		queue->open_status = RDMABLK_S_INVALID;
+	complete(&queue->open_done);
+}
+
+/* A response arrived: find its request and account for it. */
+static void rdmablk_iqueue_response(struct rdmablk_iqueue *queue,
+				    const struct rdmablk_rsp *rsp,
+				    struct ib_wc *wc)
+{
+	struct blk_mq_tags *tags = queue->idev->tag_set.tags ?
+				   queue->idev->tag_set.tags[queue->qid] : NULL;
+	u16 tag = le16_to_cpu(rsp->tag);
+	struct rdmablk_ireq *req;
+	struct request *rq;
+
+	if (tag >= queue->params.queue_depth || !tags)
+		goto bad;
+	rq = blk_mq_tag_to_rq(tags, tag);
+	if (!rq || blk_mq_rq_state(rq) != MQ_RQ_IN_FLIGHT)
+		goto bad;
+	req = blk_mq_rq_to_pdu(rq);
+	if (req->responded || req->queue != queue ||
+	    rsp->opcode != req->cmd->opcode)
+		goto bad;
+	req->responded = true;
+	req->status = le16_to_cpu(rsp->status);
+
+	if (wc->wc_flags & IB_WC_WITH_INVALIDATE) {
+		if (!req->mr || wc->ex.invalidate_rkey != req->mr->rkey) {
+			rdmablk_iqueue_lost(queue, "target invalidated a key it was not given");
+			return;
+		}
+	} else if (req->mr) {
+		/* Invalidate before the pages go back to their owner. */
+		refcount_inc(&req->ref);
+		req->inv_wr.ex.invalidate_rkey = req->mr->rkey;
+		if (ib_post_send(queue->qp, &req->inv_wr, NULL)) {
+			rdmablk_iqueue_lost(queue, "cannot post a local invalidate");
+			return;
+		}
+	}
+	rdmablk_ireq_put(rq);
+	return;
+
+bad:
+	rdmablk_iqueue_lost(queue, "response for no outstanding command");
+}
+
+static void rdmablk_iqueue_recv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rdmablk_irecv *recv = container_of(wc->wr_cqe,
+						  struct rdmablk_irecv, cqe);
+	struct rdmablk_iqueue *queue = recv->queue;
+	struct rdmablk_rsp *rsp = recv->buf;
+
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			iq_err(queue, "receive failed: %s\n",
+			       ib_wc_status_msg(wc->status));
+		rdmablk_iqueue_lost(queue, "receive failed");
+		return;
+	}
+	ib_dma_sync_single_for_cpu(queue->dev, recv->sge.addr, recv->sge.length,
+				   DMA_FROM_DEVICE);
+	if (unlikely(wc->byte_len < sizeof(*rsp))) {
+		rdmablk_iqueue_lost(queue, "short response");
+		return;
+	}
+
+	if (rsp->opcode == RDMABLK_OP_OPEN)
+		rdmablk_iqueue_open_done(queue, rsp, wc->byte_len);
+	else
+		rdmablk_iqueue_response(queue, rsp, wc);
+
+	if (rdmablk_irecv_post(recv))
+		rdmablk_iqueue_lost(queue, "cannot post a receive");
+}
+
+static int rdmablk_iqueue_cm_handler(struct rdma_cm_id *cm_id,
+				     struct rdma_cm_event *ev)
+{
+	struct rdmablk_iqueue *queue = cm_id->context;
+	struct rdmablk_conn_params req = {
+		.queue_id = queue->qid,
+		.queue_depth = queue->params.queue_depth,
+		.flags = RDMABLK_CONN_REMOTE_INV,
+	};
+	int err = 0;
+
+	switch (ev->event) {
+	case RDMA_CM_EVENT_ADDR_RESOLVED:
+	case RDMA_CM_EVENT_ROUTE_RESOLVED:
+		break;
+	case RDMA_CM_EVENT_ESTABLISHED:
+		if (rdmablk_conn_rep_decode(ev->param.conn.private_data,
+					    ev->param.conn.private_data_len,
+					    &req, &queue->params))
+			err = -EPROTO;
+		break;
+	case RDMA_CM_EVENT_REJECTED:
+		queue->rej_reason = rdmablk_conn_rej_decode(ev->param.conn.private_data,
+							    ev->param.conn.private_data_len);
+		err = -ECONNREFUSED;
+		break;
+	case RDMA_CM_EVENT_ADDR_ERROR:
+	case RDMA_CM_EVENT_ROUTE_ERROR:
+		err = -EHOSTUNREACH;
+		break;
+	case RDMA_CM_EVENT_CONNECT_ERROR:
+	case RDMA_CM_EVENT_UNREACHABLE:
+		err = -ECONNRESET;
+		break;
+	case RDMA_CM_EVENT_DISCONNECTED:
+	case RDMA_CM_EVENT_ADDR_CHANGE:
+	case RDMA_CM_EVENT_TIMEWAIT_EXIT:
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		/* The ib_client tears down resources at device removal. */
+		rdmablk_iqueue_lost(queue, rdma_event_msg(ev->event));
+		return 0;
+	default:
+		return 0;
+	}
+	queue->cm_error = err;
+	complete(&queue->cm_done);
+	return 0;
+}
+
+static int rdmablk_iqueue_wait_cm(struct rdmablk_iqueue *queue)
+{
+	if (!wait_for_completion_timeout(&queue->cm_done,
+					 RDMABLK_CONNECT_TIMEOUT))
+		return -ETIMEDOUT;
+	reinit_completion(&queue->cm_done);
+	return queue->cm_error;
+}
+
+static void rdmablk_iqueue_free_recvs(struct rdmablk_iqueue *queue)
+{
+	unsigned int i;
+
+	for (i = 0; queue->recvs && i < queue->nr_recvs; i++) {
+		struct rdmablk_irecv *recv = &queue->recvs[i];
+
+		if (recv->sge.addr)
+			ib_dma_unmap_single(queue->dev, recv->sge.addr,
+					    RDMABLK_RSP_BUF_SIZE, DMA_FROM_DEVICE);
+		kfree(recv->buf);
+	}
+	kfree(queue->recvs);
+	queue->recvs = NULL;
+}
+
+static int rdmablk_iqueue_alloc_recvs(struct rdmablk_iqueue *queue)
+{
+	unsigned int i;
+
+	queue->recvs = kcalloc(queue->nr_recvs, sizeof(*queue->recvs),
+			       GFP_KERNEL);
+	if (!queue->recvs)
+		return -ENOMEM;
+	for (i = 0; i < queue->nr_recvs; i++) {
+		struct rdmablk_irecv *recv = &queue->recvs[i];
+		u64 dma;
+
+		recv->queue = queue;
+		recv->cqe.done = rdmablk_iqueue_recv_done;
+		recv->buf = kzalloc(RDMABLK_RSP_BUF_SIZE, GFP_KERNEL);
+		if (!recv->buf)
+			goto out_free;
+		dma = ib_dma_map_single(queue->dev, recv->buf,
+					RDMABLK_RSP_BUF_SIZE, DMA_FROM_DEVICE);
+		if (ib_dma_mapping_error(queue->dev, dma))
+			goto out_free;
+		recv->sge.addr = dma;
+		recv->sge.length = RDMABLK_RSP_BUF_SIZE;
+		recv->sge.lkey = queue->pd->local_dma_lkey;
+		recv->wr.wr_cqe = &recv->cqe;
+		recv->wr.sg_list = &recv->sge;
+		recv->wr.num_sge = 1;
+	}
+	return 0;
+
+out_free:
+	rdmablk_iqueue_free_recvs(queue);
+	return -ENOMEM;
+}
+
+static void rdmablk_iqueue_qp_event(struct ib_event *ev, void *ctx)
+{
+	struct rdmablk_iqueue *queue = ctx;
+
+	if (ev->event == IB_EVENT_QP_FATAL ||
+	    ev->event == IB_EVENT_QP_REQ_ERR ||
+	    ev->event == IB_EVENT_QP_ACCESS_ERR)
+		rdmablk_iqueue_lost(queue, ib_event_msg(ev->event));
+}
+
+static int rdmablk_iqueue_create_qp(struct rdmablk_iqueue *queue, u16 qd)
+{
+	struct ib_qp_init_attr attr = {};
+	int ret;
+
+	queue->cq = ib_alloc_cq_any(queue->dev, queue, 3 * qd + queue->nr_recvs + 2,
+				    IB_POLL_SOFTIRQ);
+	if (IS_ERR(queue->cq))
+		return PTR_ERR(queue->cq);
+
+	attr.qp_context = queue;
+	attr.event_handler = rdmablk_iqueue_qp_event;
+	attr.send_cq = queue->cq;
+	attr.recv_cq = queue->cq;
+	attr.sq_sig_type = IB_SIGNAL_REQ_WR;
+	attr.qp_type = IB_QPT_RC;
+	/* REG_MR + SEND + LOCAL_INV per request, +1 for ib_drain_qp() */
+	attr.cap.max_send_wr = 3 * qd + 1;
+	attr.cap.max_send_sge = 1 + RDMABLK_INLINE_SGE;
+	attr.cap.max_recv_wr = queue->nr_recvs + 1;
+	attr.cap.max_recv_sge = 1;
+
+	ret = rdma_create_qp(queue->cm_id, queue->pd, &attr);
+	if (ret) {
+		ib_free_cq(queue->cq);
+		return ret;
+	}
+	queue->qp = queue->cm_id->qp;
+	return 0;
+}
+
+/**
+ * rdmablk_iqueue_connect() - connect a queue to the target
+ * @queue: the queue, with @idev and @qid set
+ * @queue_depth: credits to ask for
+ * @extack: where a failure is explained
+ *
+ * Resolves the address and route, creates the verbs resources and
+ * connects; the target may grant fewer credits than asked.
+ *
+ * Return: 0, or a negative errno with @extack set.
+ */
+int rdmablk_iqueue_connect(struct rdmablk_iqueue *queue, u16 queue_depth,
+			   struct netlink_ext_ack *extack)
+{
+	struct rdmablk_idev *idev = queue->idev;
+	struct rdma_conn_param param = {};
+	struct rdmablk_conn_params p = {
+		.version = RDMABLK_PROTO_VERSION,
+		.queue_id = queue->qid,
+		.queue_depth = queue_depth,
+		.flags = RDMABLK_CONN_REMOTE_INV,
+	};
+	struct rdmablk_conn_req creq;
+	unsigned int i;
+	int ret;
+
+	init_completion(&queue->cm_done);
+	init_completion(&queue->open_done);
+	queue->params.queue_depth = queue_depth;
+	queue->nr_recvs = queue_depth + 1;
+
+	queue->cm_id = rdma_create_id(&init_net, rdmablk_iqueue_cm_handler,
+				      queue, RDMA_PS_TCP, IB_QPT_RC);
+	if (IS_ERR(queue->cm_id)) {
+		ret = PTR_ERR(queue->cm_id);
+		queue->cm_id = NULL;
+		NL_SET_ERR_MSG(extack, "cannot create an rdma_cm id");
+		return ret;
+	}
+
+	ret = rdma_resolve_addr(queue->cm_id, NULL,
+				(struct sockaddr *)&idev->addr,
+				RDMABLK_CM_TIMEOUT_MS);
+	if (!ret)
+		ret = rdmablk_iqueue_wait_cm(queue);
+	if (ret) {
+		NL_SET_ERR_MSG(extack,
+			       "cannot resolve the target address to an RDMA device: is an RDMA link (e.g. rxe) up on the route to it?");
+		goto out_destroy_id;
+	}
+	queue->dev = queue->cm_id->device;
+
+	ret = rdma_resolve_route(queue->cm_id, RDMABLK_CM_TIMEOUT_MS);
+	if (!ret)
+		ret = rdmablk_iqueue_wait_cm(queue);
+	if (ret) {
+		NL_SET_ERR_MSG(extack, "cannot resolve a route to the target");
+		goto out_destroy_id;
+	}
+
+	queue->pd = ib_alloc_pd(queue->dev, 0);
+	if (IS_ERR(queue->pd)) {
+		ret = PTR_ERR(queue->pd);
+		NL_SET_ERR_MSG(extack, "cannot allocate a protection domain");
+		goto out_destroy_id;
+	}
+	ret = rdmablk_iqueue_create_qp(queue, queue_depth);
+	if (ret) {
+		NL_SET_ERR_MSG(extack, "cannot create a queue pair");
+		goto out_dealloc_pd;
+	}
+	ret = rdmablk_iqueue_alloc_recvs(queue);
+	if (ret)
+		goto out_destroy_qp;
+	for (i = 0; i < queue->nr_recvs; i++) {
+		ret = rdmablk_irecv_post(&queue->recvs[i]);
+		if (ret)
+			goto out_free_recvs;
+	}
+
+	rdmablk_conn_req_encode(&creq, &p);
+	param.private_data = &creq;
+	param.private_data_len = sizeof(creq);
+	param.responder_resources = queue->dev->attrs.max_qp_rd_atom;
+	param.initiator_depth = 0;
+	param.flow_control = 1;
+	param.retry_count = 7;
+	param.rnr_retry_count = 7;
+	ret = rdma_connect(queue->cm_id, &param);
+	if (!ret)
+		ret = rdmablk_iqueue_wait_cm(queue);
+	if (ret) {
+		if (ret == -ECONNREFUSED && !queue->rej_reason)
+			NL_SET_ERR_MSG(extack,
+				       "connection refused: nothing listens there (rdmablkctl listen on the target?)");
+		else if (ret == -ECONNREFUSED)
+			NL_SET_ERR_MSG(extack,
+				       "the target rejected the connection (protocol version or resources)");
+		else if (ret == -EPROTO)
+			NL_SET_ERR_MSG(extack, "the target answered with an invalid connect reply");
+		else
+			NL_SET_ERR_MSG(extack, "cannot connect to the target");
+		goto out_free_recvs;
+	}
+	set_bit(RDMABLK_IQ_ALLOCATED, &queue->flags);
+	set_bit(RDMABLK_IQ_LIVE, &queue->flags);
+	return 0;
+
+out_free_recvs:
+	rdma_disconnect(queue->cm_id);
+	ib_drain_qp(queue->qp);
+	rdmablk_iqueue_free_recvs(queue);
+out_destroy_qp:
+	rdma_destroy_qp(queue->cm_id);
+	ib_free_cq(queue->cq);
+out_dealloc_pd:
+	ib_dealloc_pd(queue->pd);
+out_destroy_id:
+	rdma_destroy_id(queue->cm_id);
+	queue->cm_id = NULL;
+	return ret;
+}
+
+/**
+ * rdmablk_iqueue_init_mrs() - create the fast registration pool
+ * @queue: a connected queue
+ * @max_pages: pages one registration maps
+ *
+ * Return: 0 or a negative errno.
+ */
+int rdmablk_iqueue_init_mrs(struct rdmablk_iqueue *queue, u32 max_pages)
+{
+	queue->max_pages = max_pages;
+	return ib_mr_pool_init(queue->qp, &queue->qp->rdma_mrs,
+			       queue->params.queue_depth, IB_MR_TYPE_MEM_REG,
+			       max_pages, 0);
+}
+
+/**
+ * rdmablk_iqueue_open() - open the export on a connected queue
+ * @queue: the queue
+ * @extack: where a failure is explained
+ *
+ * Return: 0 with @queue->open_info filled, or a negative errno.
+ */
+int rdmablk_iqueue_open(struct rdmablk_iqueue *queue,
+			struct netlink_ext_ack *extack)
+{
+	struct rdmablk_idev *idev = queue->idev;
+	struct rdmablk_cmd_info c = {
+		.opcode = RDMABLK_OP_OPEN,
+		.flags = RDMABLK_CMD_INLINE,
+		.length = sizeof(struct rdmablk_open_req),
+	};
+	struct {
+		struct rdmablk_cmd cmd;
+		struct rdmablk_open_req oreq;
+	} *msg;
+	struct ib_send_wr wr = {};
+	struct ib_sge sge;
+	u64 dma;
+	int ret;
+
+	msg = kzalloc(sizeof(*msg), GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	rdmablk_cmd_encode(&msg->cmd, &c);
+	strscpy(msg->oreq.name, idev->export_name, sizeof(msg->oreq.name));
+	memcpy(msg->oreq.hostid, idev->hostid, sizeof(msg->oreq.hostid));
+
+	dma = ib_dma_map_single(queue->dev, msg, sizeof(*msg), DMA_TO_DEVICE);
+	if (ib_dma_mapping_error(queue->dev, dma)) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	sge.addr = dma;
+	sge.length = sizeof(*msg);
+	sge.lkey = queue->pd->local_dma_lkey;
+	wr.opcode = IB_WR_SEND;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	/* Unsignaled: the response says the SEND is done with @msg. */
+	ret = ib_post_send(queue->qp, &wr, NULL);
+	if (ret) {
+		NL_SET_ERR_MSG(extack, "cannot send to the target");
+		goto out_unmap;
+	}
+	if (!wait_for_completion_timeout(&queue->open_done,
+					 RDMABLK_CONNECT_TIMEOUT)) {
+		NL_SET_ERR_MSG(extack, "the target did not answer OPEN in time");
+		/* The QP may still read @msg: stop it before freeing. */
+		rdmablk_iqueue_stop(queue);
+		ret = -ETIMEDOUT;
+		goto out_unmap;
+	}
+	ret = rdmablk_status_to_errno(queue->open_status);
+	if (queue->open_status == RDMABLK_S_NO_EXPORT)
+		NL_SET_ERR_MSG(extack,
+			       "the target has no export of this name (rdmablkctl export list on the target)");
+	else if (queue->open_status == RDMABLK_S_DENIED)
+		NL_SET_ERR_MSG(extack, "the target does not allow this host to use the export");
+	else if (ret)
+		NL_SET_ERR_MSG(extack, "the target refused to open the export");
+
+out_unmap:
+	ib_dma_unmap_single(queue->dev, dma, sizeof(*msg), DMA_TO_DEVICE);
+out_free:
+	kfree(msg);
+	return ret;
+}
+
+/**
+ * rdmablk_iqueue_stop() - disconnect and flush everything posted
+ * @queue: the queue; idempotent
+ *
+ * After this no completion of the queue runs any more.
+ */
+void rdmablk_iqueue_stop(struct rdmablk_iqueue *queue)
+{
+	if (!test_and_clear_bit(RDMABLK_IQ_LIVE, &queue->flags))
+		return;
+	rdma_disconnect(queue->cm_id);
+	ib_drain_qp(queue->qp);
+}
+
+/**
+ * rdmablk_iqueue_free() - free the verbs resources of a stopped queue
+ * @queue: the queue; idempotent
+ */
+void rdmablk_iqueue_free(struct rdmablk_iqueue *queue)
+{
+	rdmablk_iqueue_stop(queue);
+	if (!test_and_clear_bit(RDMABLK_IQ_ALLOCATED, &queue->flags))
+		return;
+	if (queue->max_pages)
+		ib_mr_pool_destroy(queue->qp, &queue->qp->rdma_mrs);
+	rdma_destroy_qp(queue->cm_id);
+	ib_free_cq(queue->cq);
+	rdmablk_iqueue_free_recvs(queue);
+	ib_dealloc_pd(queue->pd);
+	rdma_destroy_id(queue->cm_id);
+	queue->cm_id = NULL;
+}
+
+static u8 rdmablk_rq_opcode(struct request *rq)
+{
+	switch (req_op(rq)) {
+	case REQ_OP_READ:
+		return RDMABLK_OP_READ;
+	case REQ_OP_WRITE:
+		return RDMABLK_OP_WRITE;
+	case REQ_OP_FLUSH:
+		return RDMABLK_OP_FLUSH;
+	case REQ_OP_DISCARD:
+		return RDMABLK_OP_DISCARD;
+	case REQ_OP_WRITE_ZEROES:
+		return RDMABLK_OP_WRITE_ZEROES;
+	default:
+		return 0;
+	}
+}
+
+/**
+ * rdmablk_ireq_unmap() - release a request's DMA mappings and registration
+ * @rq: the request
+ */
+void rdmablk_ireq_unmap(struct request *rq)
+{
+	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
+	struct rdmablk_iqueue *queue = req->queue;
+
+	if (req->mr) {
+		ib_mr_pool_put(queue->qp, &queue->qp->rdma_mrs, req->mr);
+		req->mr = NULL;
+	}
+	if (req->nents) {
+		ib_dma_unmap_sg(queue->dev, req->sgt.sgl, req->sgt.nents,
+				rq_dma_dir(rq));
+		req->nents = 0;
+	}
+	if (req->sgt.sgl) {
+		sg_free_table_chained(&req->sgt, RDMABLK_INLINE_SG_CNT);
+		req->sgt.sgl = NULL;
+	}
+	if (req->cmd_dma) {
+		ib_dma_unmap_single(queue->dev, req->cmd_dma,
+				    sizeof(struct rdmablk_cmd), DMA_TO_DEVICE);
+		req->cmd_dma = 0;
+	}
+}
+
+/* Map the data; inline for small writes, else one fast registration. */
+static int rdmablk_ireq_map_data(struct rdmablk_iqueue *queue,
+				 struct request *rq, struct rdmablk_cmd_info *c)
+{
+	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
+	struct scatterlist *sg;
+	int i, n, ret;
+
+	req->sgt.sgl = req->first_sgl;
+	ret = sg_alloc_table_chained(&req->sgt, blk_rq_nr_phys_segments(rq),
+				     req->sgt.sgl, RDMABLK_INLINE_SG_CNT);
+	if (ret) {
+		req->sgt.sgl = NULL;
+		return -ENOMEM;
+	}
+	req->sgt.nents = blk_rq_map_sg(rq->q, rq, req->sgt.sgl);
+	req->nents = ib_dma_map_sg(queue->dev, req->sgt.sgl, req->sgt.nents,
+				   rq_dma_dir(rq));
+	if (!req->nents)
+		return -EIO;
+
+	if (rq_data_dir(rq) == WRITE && c->length <= queue->idev->inline_max &&
+	    req->nents <= RDMABLK_INLINE_SGE) {
+		for_each_sg(req->sgt.sgl, sg, req->nents, i) {
+			req->sge[1 + i].addr = sg_dma_address(sg);
+			req->sge[1 + i].length = sg_dma_len(sg);
+			req->sge[1 + i].lkey = queue->pd->local_dma_lkey;
+		}
+		req->send_wr.num_sge = 1 + req->nents;
+		c->flags |= RDMABLK_CMD_INLINE;
+		return 0;
+	}
+
+	req->mr = ib_mr_pool_get(queue->qp, &queue->qp->rdma_mrs);
+	if (!req->mr)
+		return -EAGAIN;
+	n = ib_map_mr_sg(req->mr, req->sgt.sgl, req->nents, NULL, SZ_4K);
+	if (n != req->nents)
+		return n < 0 ? n : -EINVAL;
+	ib_update_fast_reg_key(req->mr, ib_inc_rkey(req->mr->rkey));
+
+	req->reg_wr.wr.opcode = IB_WR_REG_MR;
+	req->reg_wr.wr.next = &req->send_wr;
+	req->reg_wr.wr.num_sge = 0;
+	req->reg_wr.wr.send_flags = 0;
+	req->reg_wr.wr.wr_cqe = NULL;
+	req->reg_wr.mr = req->mr;
+	req->reg_wr.key = req->mr->rkey;
+	req->reg_wr.access = rq_data_dir(rq) == WRITE ?
+			     IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_READ :
+			     IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE;
+	c->addr = req->mr->iova;
+	c->rkey = req->mr->rkey;
+	return 0;
+}
+
+/**
+ * rdmablk_iqueue_submit() - send a block request to the target
+ * @queue: a live queue
+ * @rq: the request, started
+ *
+ * Return: BLK_STS_OK once posted; BLK_STS_RESOURCE to be retried.
+ */
+blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
+				   struct request *rq)
+{
+	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
+	struct rdmablk_cmd_info c = {};
+	struct ib_send_wr *first = &req->send_wr;
+	int ret;
+
+	c.opcode = rdmablk_rq_opcode(rq);
+	if (!c.opcode)
+		return BLK_STS_NOTSUPP;
+	c.tag = rq->tag;
+	c.offset = (u64)blk_rq_pos(rq) << SECTOR_SHIFT;
+	c.length = blk_rq_bytes(rq);
+	if (c.opcode == RDMABLK_OP_WRITE && (rq->cmd_flags & REQ_FUA))
+		c.flags |= RDMABLK_CMD_FUA;
+	if (c.opcode == RDMABLK_OP_WRITE_ZEROES && (rq->cmd_flags & REQ_NOUNMAP))
+		c.flags |= RDMABLK_CMD_NOUNMAP;
+	if (c.opcode == RDMABLK_OP_FLUSH)
+		c.length = 0, c.offset = 0;
+
+	req->queue = queue;
+	req->responded = false;
+	req->status = RDMABLK_S_IO_ERROR;
+	req->mr = NULL;
+	req->nents = 0;
+	req->sgt.sgl = NULL;
+	req->send_wr.num_sge = 1;
+	refcount_set(&req->ref, 2);
+
+	if (blk_rq_nr_phys_segments(rq) &&
+	    (c.opcode == RDMABLK_OP_READ || c.opcode == RDMABLK_OP_WRITE)) {
+		ret = rdmablk_ireq_map_data(queue, rq, &c);
+		if (ret)
+			goto out_unmap;
+		if (req->mr)
+			first = &req->reg_wr.wr;
+	}
+
+	rdmablk_cmd_encode(req->cmd, &c);
+	req->cmd_dma = ib_dma_map_single(queue->dev, req->cmd,
+					 sizeof(*req->cmd), DMA_TO_DEVICE);
+	if (ib_dma_mapping_error(queue->dev, req->cmd_dma)) {
+		req->cmd_dma = 0;
+		ret = -ENOMEM;
+		goto out_unmap;
+	}
+	req->sge[0].addr = req->cmd_dma;
+	req->sge[0].length = sizeof(*req->cmd);
+	req->sge[0].lkey = queue->pd->local_dma_lkey;
+
+	req->send_cqe.done = rdmablk_ireq_send_done;
+	req->send_wr.next = NULL;
+	req->send_wr.wr_cqe = &req->send_cqe;
+	req->send_wr.sg_list = req->sge;
+	req->send_wr.opcode = IB_WR_SEND;
+	req->send_wr.send_flags = IB_SEND_SIGNALED;
+
+	req->inv_cqe.done = rdmablk_ireq_inv_done;
+	req->inv_wr.next = NULL;
+	req->inv_wr.opcode = IB_WR_LOCAL_INV;
+	req->inv_wr.wr_cqe = &req->inv_cqe;
+	req->inv_wr.send_flags = IB_SEND_SIGNALED;
+	req->inv_wr.num_sge = 0;
+
+	ret = ib_post_send(queue->qp, first, NULL);
+	if (ret)
+		goto out_unmap;
+	return BLK_STS_OK;
+
+out_unmap:
+	rdmablk_ireq_unmap(rq);
+	if (ret == -EAGAIN || ret == -ENOMEM)
+		return BLK_STS_RESOURCE;
+	iq_err(queue, "cannot send a command: %d\n", ret);
+	return BLK_STS_IOERR;
+}

@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Wire protocol codecs and the checks everything from the wire goes
+ * through before it is acted on.
+ */
+#include <linux/build_bug.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/ctype.h>
+#include <linux/log2.h>
+#include <linux/string.h>
+
+#include "proto.h"
+
+/* Sizes are ABI: a change here is a new protocol version. */
+void rdmablk_proto_build_checks(void)
+{
+	BUILD_BUG_ON(sizeof(struct rdmablk_conn_req) != 32);
+	BUILD_BUG_ON(sizeof(struct rdmablk_conn_rep) != 32);
+	BUILD_BUG_ON(sizeof(struct rdmablk_conn_rej) != 8);
+	BUILD_BUG_ON(sizeof(struct rdmablk_cmd) != 64);
+	BUILD_BUG_ON(sizeof(struct rdmablk_open_req) != 96);
+	BUILD_BUG_ON(sizeof(struct rdmablk_rsp) != 16);
+	BUILD_BUG_ON(sizeof(struct rdmablk_open_rsp) != 64);
+	BUILD_BUG_ON(sizeof(struct rdmablk_open_req) > RDMABLK_INLINE_MAX);
+	/* Connect private data must fit InfiniBand CM's 56 usable bytes. */
+	BUILD_BUG_ON(sizeof(struct rdmablk_conn_req) > 56);
+}
+
+void rdmablk_conn_req_encode(struct rdmablk_conn_req *req,
+			     const struct rdmablk_conn_params *p)
+{
+	memset(req, 0, sizeof(*req));
+	req->magic = cpu_to_le32(RDMABLK_PROTO_MAGIC);
+	req->version = cpu_to_le16(p->version);
+	req->queue_id = cpu_to_le16(p->queue_id);
+	req->queue_depth = cpu_to_le16(p->queue_depth);
+	req->flags = cpu_to_le32(p->flags);
+}
+
+/**
+ * rdmablk_conn_req_decode() - check and decode connect private data
+ * @data: private data, untrusted
+ * @len: its length; transports may pad it
+ * @p: result
+ *
+ * Return: 0, or the enum rdmablk_rej_reason to reject the connection with.
+ */
+int rdmablk_conn_req_decode(const void *data, size_t len,
+			    struct rdmablk_conn_params *p)
+{
+	const struct rdmablk_conn_req *req = data;
+
+	if (!data || len < sizeof(*req) ||
+	    le32_to_cpu(req->magic) != RDMABLK_PROTO_MAGIC)
+		return RDMABLK_REJ_INVALID;
+	memset(p, 0, sizeof(*p));
+	p->version = le16_to_cpu(req->version);
+	if (p->version != RDMABLK_PROTO_VERSION)
+		return RDMABLK_REJ_VERSION;
+	p->queue_id = le16_to_cpu(req->queue_id);
+	p->queue_depth = le16_to_cpu(req->queue_depth);
+	if (!p->queue_depth)
+		return RDMABLK_REJ_QUEUE_DEPTH;
+	p->flags = le32_to_cpu(req->flags);
+	return 0;
+}
+
+void rdmablk_conn_rep_encode(struct rdmablk_conn_rep *rep,
+			     const struct rdmablk_conn_params *p)
+{
+	memset(rep, 0, sizeof(*rep));
+	rep->magic = cpu_to_le32(RDMABLK_PROTO_MAGIC);
+	rep->version = cpu_to_le16(p->version);
+	rep->queue_depth = cpu_to_le16(p->queue_depth);
+	rep->max_queues = cpu_to_le16(p->max_queues);
+	rep->flags = cpu_to_le32(p->flags);
+	rep->max_io_size = cpu_to_le32(p->max_io_size);
+	rep->inline_max = cpu_to_le32(p->inline_max);
+}
+
+/**
+ * rdmablk_conn_rep_decode() - check and decode accept private data
+ * @data: private data, untrusted
+ * @len: its length
+ * @req: what was asked for
+ * @p: result
+ *
+ * The target may lower what was asked for, never raise it.
+ *
+ * Return: 0, or -EPROTO.
+ */
+int rdmablk_conn_rep_decode(const void *data, size_t len,
+			    const struct rdmablk_conn_params *req,
+			    struct rdmablk_conn_params *p)
+{
+	const struct rdmablk_conn_rep *rep = data;
+
+	if (!data || len < sizeof(*rep) ||
+	    le32_to_cpu(rep->magic) != RDMABLK_PROTO_MAGIC)
+		return -EPROTO;
+	memset(p, 0, sizeof(*p));
+	p->version = le16_to_cpu(rep->version);
+	p->queue_id = req->queue_id;
+	p->queue_depth = le16_to_cpu(rep->queue_depth);
+	p->max_queues = le16_to_cpu(rep->max_queues);
+	p->flags = le32_to_cpu(rep->flags);
+	p->max_io_size = le32_to_cpu(rep->max_io_size);
+	p->inline_max = le32_to_cpu(rep->inline_max);
+
+	if (p->version != RDMABLK_PROTO_VERSION ||
+	    !p->queue_depth || p->queue_depth > req->queue_depth ||
+	    !p->max_queues || (p->flags & ~req->flags) ||
+	    p->max_io_size < 4096 || p->inline_max > RDMABLK_INLINE_MAX)
+		return -EPROTO;
+	p->max_io_size = min(p->max_io_size, RDMABLK_MAX_IO_SIZE);
+	return 0;
+}
+
+void rdmablk_conn_rej_encode(struct rdmablk_conn_rej *rej, u16 reason)
+{
+	memset(rej, 0, sizeof(*rej));
+	rej->magic = cpu_to_le32(RDMABLK_PROTO_MAGIC);
+	rej->reason = cpu_to_le16(reason);
+	rej->version = cpu_to_le16(RDMABLK_PROTO_VERSION);
+}
+
+/**
+ * rdmablk_conn_rej_decode() - the reason in reject private data
+ * @data: private data, untrusted, may be NULL
+ * @len: its length
+ *
+ * Return: the enum rdmablk_rej_reason, or 0 when the data is not ours.
+ */
+int rdmablk_conn_rej_decode(const void *data, size_t len)
+{
+	const struct rdmablk_conn_rej *rej = data;
+
+	if (!data || len < sizeof(*rej) ||
+	    le32_to_cpu(rej->magic) != RDMABLK_PROTO_MAGIC)
+		return 0;
+	return le16_to_cpu(rej->reason);
+}
+
+void rdmablk_cmd_encode(struct rdmablk_cmd *cmd,
+			const struct rdmablk_cmd_info *c)
+{
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->opcode = c->opcode;
+	cmd->flags = c->flags;
+	cmd->tag = cpu_to_le16(c->tag);
+	cmd->length = cpu_to_le32(c->length);
+	cmd->offset = cpu_to_le64(c->offset);
+	cmd->addr = cpu_to_le64(c->addr);
+	cmd->rkey = cpu_to_le32(c->rkey);
+}
+
+void rdmablk_cmd_decode(const struct rdmablk_cmd *cmd,
+			struct rdmablk_cmd_info *c)
+{
+	c->opcode = cmd->opcode;
+	c->flags = cmd->flags;
+	c->tag = le16_to_cpu(cmd->tag);
+	c->length = le32_to_cpu(cmd->length);
+	c->offset = le64_to_cpu(cmd->offset);
+	c->addr = le64_to_cpu(cmd->addr);
+	c->rkey = le32_to_cpu(cmd->rkey);
+}
+
+static enum rdmablk_status rdmablk_cmd_check_range(const struct rdmablk_cmd_info *c,
+						   const struct rdmablk_export_params *e)
+{
+	if (!c->length || !IS_ALIGNED(c->offset, e->logical_block_size) ||
+	    !IS_ALIGNED(c->length, e->logical_block_size))
+		return RDMABLK_S_INVALID;
+	if (c->offset > e->size || c->length > e->size - c->offset)
+		return RDMABLK_S_RANGE;
+	return RDMABLK_S_OK;
+}
+
+/**
+ * rdmablk_cmd_check() - may the target execute this command?
+ * @c: the decoded command, untrusted
+ * @e: the export it addresses
+ * @inline_len: payload bytes that arrived after the command
+ *
+ * Checks opcode, flags, length against the negotiated maximum, alignment to
+ * the logical block size, the range against the export's size, and writes
+ * against a read-only export. OPEN is not checked here.
+ *
+ * Return: RDMABLK_S_OK or the status to answer with.
+ */
+enum rdmablk_status rdmablk_cmd_check(const struct rdmablk_cmd_info *c,
+				      const struct rdmablk_export_params *e,
+				      u32 inline_len)
+{
+	bool inl = c->flags & RDMABLK_CMD_INLINE;
+	bool ro = e->flags & RDMABLK_EXP_READ_ONLY;
+
+	if (c->flags & ~RDMABLK_CMD_FLAGS_ALL)
+		return RDMABLK_S_INVALID;
+	/* Only a WRITE carries a payload inline, and all of it. */
+	if (inl != (c->opcode == RDMABLK_OP_WRITE && inline_len))
+		return RDMABLK_S_INVALID;
+	if (!inl && inline_len)
+		return RDMABLK_S_INVALID;
+
+	switch (c->opcode) {
+	case RDMABLK_OP_READ:
+	case RDMABLK_OP_WRITE:
+		if (c->flags & RDMABLK_CMD_NOUNMAP)
+			return RDMABLK_S_INVALID;
+		if ((c->flags & RDMABLK_CMD_FUA) && c->opcode == RDMABLK_OP_READ)
+			return RDMABLK_S_INVALID;
+		if (c->length > e->max_io_size)
+			return RDMABLK_S_INVALID;
+		if (inl && (c->length != inline_len || c->length > e->inline_max))
+			return RDMABLK_S_INVALID;
+		if (c->opcode == RDMABLK_OP_WRITE && ro)
+			return RDMABLK_S_READ_ONLY;
+		return rdmablk_cmd_check_range(c, e);
+	case RDMABLK_OP_FLUSH:
+		if (c->flags || c->length || c->offset)
+			return RDMABLK_S_INVALID;
+		return ro ? RDMABLK_S_READ_ONLY : RDMABLK_S_OK;
+	case RDMABLK_OP_DISCARD:
+	case RDMABLK_OP_WRITE_ZEROES:
+		if (c->flags & ~RDMABLK_CMD_NOUNMAP ||
+		    (c->opcode == RDMABLK_OP_DISCARD && c->flags))
+			return RDMABLK_S_INVALID;
+		if (ro)
+			return RDMABLK_S_READ_ONLY;
+		if (!(e->flags & (c->opcode == RDMABLK_OP_DISCARD ?
+				  RDMABLK_EXP_DISCARD : RDMABLK_EXP_WRITE_ZEROES)))
+			return RDMABLK_S_UNSUPPORTED;
+		if ((c->length >> RDMABLK_SECTOR_SHIFT) > e->max_discard_sectors)
+			return RDMABLK_S_INVALID;
+		return rdmablk_cmd_check_range(c, e);
+	default:
+		return RDMABLK_S_INVALID;
+	}
+}
+
+void rdmablk_open_rsp_encode(struct rdmablk_open_rsp *rsp,
+			     const struct rdmablk_open_info *info)
+{
+	memset(rsp, 0, sizeof(*rsp));
+	memcpy(rsp->uuid, info->uuid, sizeof(rsp->uuid));
+	rsp->size = cpu_to_le64(info->size);
+	rsp->logical_block_size = cpu_to_le32(info->logical_block_size);
+	rsp->physical_block_size = cpu_to_le32(info->physical_block_size);
+	rsp->flags = cpu_to_le32(info->flags);
+	rsp->max_discard_sectors = cpu_to_le32(info->max_discard_sectors);
+	rsp->discard_granularity = cpu_to_le32(info->discard_granularity);
+}
+
+/**
+ * rdmablk_open_rsp_decode() - check and decode what the target says its
+ * export is
+ * @rsp: from the wire, untrusted
+ * @info: result
+ *
+ * Return: 0, or -EPROTO when the geometry is impossible.
+ */
+int rdmablk_open_rsp_decode(const struct rdmablk_open_rsp *rsp,
+			    struct rdmablk_open_info *info)
+{
+	memcpy(info->uuid, rsp->uuid, sizeof(info->uuid));
+	info->size = le64_to_cpu(rsp->size);
+	info->logical_block_size = le32_to_cpu(rsp->logical_block_size);
+	info->physical_block_size = le32_to_cpu(rsp->physical_block_size);
+	info->flags = le32_to_cpu(rsp->flags);
+	info->max_discard_sectors = le32_to_cpu(rsp->max_discard_sectors);
+	info->discard_granularity = le32_to_cpu(rsp->discard_granularity);
+
+	if (!is_power_of_2(info->logical_block_size) ||
+	    info->logical_block_size < 512 || info->logical_block_size > 4096 ||
+	    !is_power_of_2(info->physical_block_size) ||
+	    info->physical_block_size < info->logical_block_size ||
+	    !IS_ALIGNED(info->size, info->logical_block_size))
+		return -EPROTO;
+	if (info->discard_granularity &&
+	    !is_power_of_2(info->discard_granularity))
+		return -EPROTO;
+	return 0;
+}
+
+/**
+ * rdmablk_export_name_valid() - letters, digits and "._:-" only
+ * @name: NUL-terminated
+ *
+ * Return: true when @name may name an export.
+ */
+bool rdmablk_export_name_valid(const char *name)
+{
+	size_t len = strnlen(name, RDMABLK_EXPORT_NAME_MAX);
+	size_t i;
+
+	if (!len || len >= RDMABLK_EXPORT_NAME_MAX)
+		return false;
+	for (i = 0; i < len; i++)
+		if (!isalnum(name[i]) && !strchr("._:-", name[i]))
+			return false;
+	return true;
+}
+
+static const char * const rdmablk_status_names[] = {
+	[RDMABLK_S_OK] = "success",
+	[RDMABLK_S_INVALID] = "invalid command",
+	[RDMABLK_S_RANGE] = "beyond the end of the export",
+	[RDMABLK_S_READ_ONLY] = "export is read-only",
+	[RDMABLK_S_IO_ERROR] = "I/O error on the target's device",
+	[RDMABLK_S_NO_EXPORT] = "no such export on the target",
+	[RDMABLK_S_DENIED] = "this host is not allowed to use the export",
+	[RDMABLK_S_NOT_OPEN] = "no export opened on this connection",
+	[RDMABLK_S_UNSUPPORTED] = "operation not supported by the export",
+	[RDMABLK_S_NO_SPACE] = "no space left on the target's device",
+};
+
+const char *rdmablk_status_str(u16 status)
+{
+	if (status < ARRAY_SIZE(rdmablk_status_names) &&
+	    rdmablk_status_names[status])
+		return rdmablk_status_names[status];
+	return "unknown status";
+}
+
+int rdmablk_status_to_errno(u16 status)
+{
+	switch (status) {
+	case RDMABLK_S_OK:
+		return 0;
+	case RDMABLK_S_RANGE:
+		return -ERANGE;
+	case RDMABLK_S_READ_ONLY:
+		return -EROFS;
+	case RDMABLK_S_NO_EXPORT:
+		return -ENOENT;
+	case RDMABLK_S_DENIED:
+		return -EACCES;
+	case RDMABLK_S_UNSUPPORTED:
+		return -EOPNOTSUPP;
+	case RDMABLK_S_NO_SPACE:
+		return -ENOSPC;
+	case RDMABLK_S_IO_ERROR:
+		return -EIO;
+	default:
+		return -EPROTO;
+	}
+}

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Target role: exports (export.c) and the connections that use them
+ * (tconn.c).
+ */
+#ifndef RDMABLK_TARGET_H
+#define RDMABLK_TARGET_H
+
+#include <linux/blkdev.h>
+#include <linux/completion.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/spinlock.h>
+
+#include "proto.h"
+#include "rdmablk.h"
+
+struct rdma_cm_id;
+struct rdma_cm_event;
+
+/**
+ * struct rdmablk_export - a local block device served to initiators
+ * @node: entry in the export list, under rdmablk_exports_lock
+ * @ref: held by the export list and by each connection that opened it
+ * @released: completed when @ref drops to zero
+ * @name: export name
+ * @path: backing device path as given
+ * @uuid: identity, persisted by the control plane
+ * @bdev: the backing device, opened exclusively
+ * @mode: how @bdev was opened
+ * @params: what commands are checked against
+ * @physical_block_size: bytes
+ * @discard_granularity: bytes
+ * @conns_lock: protects @conns and @dead; process context only
+ * @conns: connections that opened this export (struct rdmablk_tconn)
+ * @dead: being removed, takes no new connection
+ */
+struct rdmablk_export {
+	struct list_head node;
+	struct kref ref;
+	struct completion released;
+	char name[RDMABLK_EXPORT_NAME_MAX];
+	char path[RDMABLK_PATH_MAX];
+	u8 uuid[RDMABLK_UUID_SIZE];
+	struct block_device *bdev;
+	fmode_t mode;
+	struct rdmablk_export_params params;
+	u32 physical_block_size;
+	u32 discard_granularity;
+	spinlock_t conns_lock;	/* protects @conns and @dead */
+	struct list_head conns;
+	bool dead;
+};
+
+/**
+ * struct rdmablk_export_info - snapshot of an export for dumps and events
+ * @name: export name
+ * @path: backing device path
+ * @uuid: identity
+ * @size: bytes
+ * @logical_block_size: bytes
+ * @physical_block_size: bytes
+ * @read_only: refuses writes
+ * @nr_conns: connections that opened it
+ */
+struct rdmablk_export_info {
+	char name[RDMABLK_EXPORT_NAME_MAX];
+	char path[RDMABLK_PATH_MAX];
+	u8 uuid[RDMABLK_UUID_SIZE];
+	u64 size;
+	u32 logical_block_size;
+	u32 physical_block_size;
+	bool read_only;
+	u32 nr_conns;
+};
+
+/* export.c */
+int rdmablk_export_add(const char *name, const char *path, const u8 *uuid,
+		       bool read_only, struct netlink_ext_ack *extack);
+int rdmablk_export_del(const char *name, struct netlink_ext_ack *extack);
+int rdmablk_export_get(unsigned long idx, struct rdmablk_export_info *info);
+struct rdmablk_export *rdmablk_export_lookup(const char *name);
+void rdmablk_export_put(struct rdmablk_export *exp);
+void rdmablk_exports_exit(void);
+
+/* tconn.c */
+int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev);
+int rdmablk_tconn_cm_event(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev);
+void rdmablk_tconn_close_export(struct rdmablk_export *exp);
+int rdmablk_target_init(void);
+void rdmablk_target_exit(void);
+
+#endif /* RDMABLK_TARGET_H */
