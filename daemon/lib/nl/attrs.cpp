@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "nl/attrs.hpp"
+
+#include <strings.h>
+
+#include <netlink/attr.h>
+#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
+
+#include "nl/error.hpp"
+
+namespace rdmablk::nl {
+
+namespace {
+
+using SpecTable = std::array<AttrSpec, RDMABLK_ATTR_MAX + 1>;
+
+constexpr SpecTable specs = [] {
+	SpecTable t{};
+#define ATTR(name, type, len) t[RDMABLK_ATTR_##name] = {#name, AttrType::type, len}
+	ATTR(PAD, binary, 0);
+	ATTR(MODULE_VERSION, string, 0);
+	ATTR(GENL_VERSION, u32, 0);
+	ATTR(PROTO_VERSION, u32, 0);
+	ATTR(FEATURES, u64, 0);
+	ATTR(ADDR, string, RDMABLK_ADDR_MAX_LEN);
+	ATTR(PORT, u16, 0);
+	ATTR(LISTENER_STATE, u32, 0);
+	ATTR(EVENT, u32, 0);
+	ATTR(EXPORT_NAME, string, RDMABLK_EXPORT_NAME_MAX);
+	ATTR(EXPORT_PATH, string, RDMABLK_PATH_MAX);
+	ATTR(UUID, binary, RDMABLK_UUID_SIZE);
+	ATTR(READ_ONLY, flag, 0);
+	ATTR(SIZE, u64, 0);
+	ATTR(LOGICAL_BLOCK_SIZE, u32, 0);
+	ATTR(PHYSICAL_BLOCK_SIZE, u32, 0);
+	ATTR(NR_CONNECTIONS, u32, 0);
+	ATTR(HOSTID, binary, RDMABLK_UUID_SIZE);
+	ATTR(NR_QUEUES, u32, 0);
+	ATTR(QUEUE_DEPTH, u32, 0);
+	ATTR(DEV_INDEX, u32, 0);
+	ATTR(DEV_NAME, string, 0);
+	ATTR(DEV_STATE, u32, 0);
+#undef ATTR
+	return t;
+}();
+
+constexpr bool every_attr_described(const SpecTable &t)
+{
+	for (std::size_t type = RDMABLK_ATTR_UNSPEC + 1; type < t.size(); type++)
+		if (t[type].name.empty())
+			return false;
+	return true;
+}
+static_assert(every_attr_described(specs), "describe every enum rdmablk_attr value in specs");
+
+/* The payload size @spec requires; 0 when it may vary. */
+constexpr std::uint16_t fixed_size(const AttrSpec &spec)
+{
+	switch (spec.type) {
+	case AttrType::u16:
+		return sizeof(std::uint16_t);
+	case AttrType::u32:
+		return sizeof(std::uint32_t);
+	case AttrType::u64:
+		return sizeof(std::uint64_t);
+	case AttrType::binary:
+		return spec.len;
+	case AttrType::flag:
+	case AttrType::string:
+		break;
+	}
+	return 0;
+}
+
+constexpr nla_policy policy_of(const AttrSpec &spec)
+{
+	switch (spec.type) {
+	case AttrType::u16:
+		return {NLA_U16, 0, fixed_size(spec)};
+	case AttrType::u32:
+		return {NLA_U32, 0, fixed_size(spec)};
+	case AttrType::u64:
+		return {NLA_U64, 0, fixed_size(spec)};
+	case AttrType::string:
+		return {NLA_STRING, 0, spec.len};
+	case AttrType::flag:
+		return {NLA_FLAG, 0, 0};
+	case AttrType::binary:
+		break;
+	}
+	return {NLA_UNSPEC, fixed_size(spec), fixed_size(spec)};
+}
+
+/* The policy nla_parse() applies, derived from specs. */
+constexpr std::array<nla_policy, RDMABLK_ATTR_MAX + 1> policy = [] {
+	std::array<nla_policy, RDMABLK_ATTR_MAX + 1> p{};
+	for (std::size_t type = 0; type < p.size(); type++)
+		p[type] = policy_of(specs[type]);
+	return p;
+}();
+
+std::string name_of(unsigned int type)
+{
+	const AttrSpec *spec = attr_spec(type);
+	return spec ? std::string(spec->name) : "type " + std::to_string(type);
+}
+
+/* Why @nla, which the policy rejects, is invalid. */
+std::string explain_invalid(const nlattr &nla)
+{
+	const unsigned int type = nla_type(&nla);
+	const AttrSpec &spec = specs[type];
+	const std::string name = "attribute " + name_of(type);
+	const int len = nla_len(&nla);
+
+	if (spec.type != AttrType::string)
+		return name + " has " + std::to_string(len) + " bytes, expected " +
+		       std::to_string(fixed_size(spec));
+	if (len == 0)
+		return name + " is empty";
+	if (spec.len && len > spec.len)
+		return name + " has " + std::to_string(len) + " bytes, at most " +
+		       std::to_string(spec.len) + " allowed";
+	return name + " is not NUL-terminated";
+}
+
+} // namespace
+
+const AttrSpec *attr_spec(unsigned int type) noexcept
+{
+	if (type == RDMABLK_ATTR_UNSPEC || type >= specs.size())
+		return nullptr;
+	return &specs[type];
+}
+
+std::optional<std::uint16_t> attr_by_name(std::string_view name) noexcept
+{
+	for (std::size_t type = RDMABLK_ATTR_UNSPEC + 1; type < specs.size(); type++) {
+		const std::string_view candidate = specs[type].name;
+		if (candidate.size() == name.size() &&
+		    strncasecmp(candidate.data(), name.data(), name.size()) == 0)
+			return static_cast<std::uint16_t>(type);
+	}
+	return std::nullopt;
+}
+
+Attrs::Attrs(nl_msg &msg, std::uint8_t expected_cmd, std::string_view what) : what_(what)
+{
+	nlmsghdr *nlh = nlmsg_hdr(&msg);
+	if (!genlmsg_valid_hdr(nlh, 0))
+		fail("truncated generic netlink header");
+
+	const genlmsghdr *gnlh = genlmsg_hdr(nlh);
+	if (gnlh->cmd != expected_cmd)
+		fail("command " + std::to_string(gnlh->cmd) + ", expected " +
+		     std::to_string(expected_cmd));
+
+	nlattr *head = genlmsg_attrdata(gnlh, 0);
+	const int len = genlmsg_attrlen(gnlh, 0);
+	if (nla_parse(tb_.data(), RDMABLK_ATTR_MAX, head, len, policy.data()) == 0)
+		return;
+
+	/* Name the attribute the policy rejects. */
+	nlattr *nla;
+	int rem;
+	nla_for_each_attr(nla, head, len, rem) {
+		if (nla_type(nla) <= RDMABLK_ATTR_MAX &&
+		    nla_validate(nla, nla->nla_len, RDMABLK_ATTR_MAX, policy.data()) < 0)
+			fail(explain_invalid(*nla));
+	}
+	fail("attributes fail validation");
+}
+
+void Attrs::fail(std::string_view problem) const
+{
+	throw MalformedMessage(what_, problem);
+}
+
+const nlattr &Attrs::require(rdmablk_attr type, AttrType as) const
+{
+	/* A caller reading an attribute as what it is not is a bug here, not in the kernel. */
+	if (specs[type].type != as)
+		throw std::logic_error("attribute " + name_of(type) + " read with the wrong type");
+	if (!tb_[type])
+		fail("attribute " + name_of(type) + " is missing");
+	return *tb_[type];
+}
+
+std::string Attrs::string(rdmablk_attr type) const
+{
+	return nla_get_string(&require(type, AttrType::string));
+}
+
+std::uint16_t Attrs::u16(rdmablk_attr type) const
+{
+	return nla_get_u16(&require(type, AttrType::u16));
+}
+
+std::uint32_t Attrs::u32(rdmablk_attr type) const
+{
+	return nla_get_u32(&require(type, AttrType::u32));
+}
+
+std::uint64_t Attrs::u64(rdmablk_attr type) const
+{
+	return nla_get_u64(&require(type, AttrType::u64));
+}
+
+} // namespace rdmablk::nl

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The rdmablk attribute space (enum rdmablk_attr) as userspace sees it:
+ * what each attribute holds, and validated access to a message's attributes.
+ */
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <linux/rdmablk.h>
+
+struct nl_msg;
+struct nlattr;
+
+namespace rdmablk::nl {
+
+/* How an attribute's payload is encoded. */
+enum class AttrType : std::uint8_t {
+	binary, /* opaque bytes */
+	flag,   /* no payload: present or not */
+	u16,
+	u32,
+	u64,
+	string, /* NUL-terminated */
+};
+
+struct AttrSpec {
+	std::string_view name; /* the enumerator without its RDMABLK_ATTR_ prefix */
+	AttrType type;
+	/* string: longest payload, NUL included; binary: exact size; 0: no limit */
+	std::uint16_t len;
+};
+
+/* The description of attribute @type; nullptr for UNSPEC and types this build does not know. */
+const AttrSpec *attr_spec(unsigned int type) noexcept;
+
+/* The attribute called @name ("PORT", case-insensitive), or nullopt. */
+std::optional<std::uint16_t> attr_by_name(std::string_view name) noexcept;
+
+/*
+ * The attributes of a generic netlink message from rdmablk.ko, checked
+ * against the userspace policy: a known attribute of the wrong size, an
+ * unterminated or too long string, or a message whose command is not the one
+ * expected, is a MalformedMessage naming the culprit. Attributes newer than
+ * this build are ignored.
+ *
+ * Attrs points into the message, which must outlive it.
+ */
+class Attrs {
+public:
+	/* @what names the message in errors, e.g. "GET_INFO reply". */
+	Attrs(nl_msg &msg, std::uint8_t expected_cmd, std::string_view what);
+
+	/* The value of a mandatory attribute; MalformedMessage when it is absent. */
+	std::string string(rdmablk_attr type) const;
+	std::uint16_t u16(rdmablk_attr type) const;
+	std::uint32_t u32(rdmablk_attr type) const;
+	std::uint64_t u64(rdmablk_attr type) const;
+
+	/* MalformedMessage about this message. */
+	[[noreturn]] void fail(std::string_view problem) const;
+
+private:
+	const nlattr &require(rdmablk_attr type, AttrType as) const;
+
+	std::string what_;
+	std::array<nlattr *, RDMABLK_ATTR_MAX + 1> tb_{};
+};
+
+} // namespace rdmablk::nl

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Errors raised by the rdmablk netlink library.
+ */
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace rdmablk::nl {
+
+/*
+ * A failed netlink operation.
+ *
+ * what() reads "<context>: <reason>[: <extack>]", where the reason is
+ * strerror(errnum()), or libnl's own text when the failure has no errno
+ * equivalent.
+ */
+class Error : public std::runtime_error {
+public:
+	/* A failure reported as an errno, by the kernel or by a system call. */
+	Error(std::string context, int errnum, std::string extack = {});
+
+	/* A failure reported by libnl as an NLE_* code (either sign). */
+	static Error from_libnl(std::string context, int nlerr);
+
+	const std::string &context() const noexcept { return context_; }
+
+	/* Positive errno; 0 when the failure has no errno equivalent. */
+	int errnum() const noexcept { return errnum_; }
+
+	/* libnl's description of the failure, as nl_geterror() gives it. */
+	const char *libnl_message() const noexcept;
+
+	/* The kernel's extended ack message; empty when it sent none. */
+	const std::string &extack() const noexcept { return extack_; }
+
+protected:
+	Error(std::string what, std::string context, int errnum, int nlerr, std::string extack);
+
+private:
+	std::string context_;
+	int errnum_;
+	int nlerr_;
+	std::string extack_;
+};
+
+/* The rdmablk family is not registered with generic netlink. */
+class FamilyNotFound : public Error {
+public:
+	FamilyNotFound();
+};
+
+/* A reply or notification that does not follow the rdmablk ABI (EBADMSG). */
+class MalformedMessage : public Error {
+public:
+	/* what() reads "malformed <message>: <problem>". */
+	MalformedMessage(std::string_view message, std::string_view problem);
+};
+
+} // namespace rdmablk::nl

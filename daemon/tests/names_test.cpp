@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include <linux/rdmablk.h>
+
+#include "nl/names.hpp"
+
+namespace rdmablk::nl {
+namespace {
+
+TEST(EventName, IsTotalOverTheUapiEnum)
+{
+	std::set<std::string> seen;
+	for (std::uint32_t event = 0; event <= RDMABLK_EVENT_MAX; event++) {
+		const std::string name = event_name(event);
+		EXPECT_THAT(name, testing::MatchesRegex("[a-z]+(-[a-z]+)*")) << event;
+		EXPECT_NE(name.rfind("unknown", 0), 0u) << event << " has no name";
+		EXPECT_TRUE(seen.insert(name).second) << name << " used twice";
+	}
+}
+
+TEST(EventName, IsStable)
+{
+	/* Scripts match these: never rename them. */
+	EXPECT_EQ(event_name(RDMABLK_EVENT_LISTENER_ADDED), "listener-added");
+	EXPECT_EQ(event_name(RDMABLK_EVENT_LISTENER_REMOVED), "listener-removed");
+	EXPECT_EQ(event_name(RDMABLK_EVENT_EXPORT_ADDED), "export-added");
+	EXPECT_EQ(event_name(RDMABLK_EVENT_EXPORT_REMOVED), "export-removed");
+	EXPECT_EQ(event_name(RDMABLK_EVENT_DEVICE_ATTACHED), "device-attached");
+	EXPECT_EQ(event_name(RDMABLK_EVENT_DEVICE_DETACHED), "device-detached");
+	EXPECT_EQ(event_name(RDMABLK_EVENT_DEVICE_STATE), "device-state");
+}
+
+TEST(EventName, NumbersValuesNewerThanThisBuild)
+{
+	EXPECT_EQ(event_name(RDMABLK_EVENT_MAX + 1), "unknown-" + std::to_string(RDMABLK_EVENT_MAX + 1));
+	EXPECT_EQ(event_name(0xffffffff), "unknown-4294967295");
+}
+
+TEST(ListenerStateName, NamesEveryState)
+{
+	EXPECT_EQ(listener_state_name(RDMABLK_LISTENER_LISTENING), "listening");
+	EXPECT_EQ(listener_state_name(RDMABLK_LISTENER_DEVICE_GONE), "device-gone");
+	EXPECT_EQ(listener_state_name(0), "unknown-0");
+	EXPECT_EQ(listener_state_name(7), "unknown-7");
+}
+
+TEST(DevStateName, NamesEveryState)
+{
+	EXPECT_EQ(dev_state_name(RDMABLK_DEV_LIVE), "live");
+	EXPECT_EQ(dev_state_name(RDMABLK_DEV_DEAD), "dead");
+	EXPECT_EQ(dev_state_name(RDMABLK_DEV_DELETING), "deleting");
+	EXPECT_EQ(dev_state_name(0), "unknown-0");
+}
+
+} // namespace
+} // namespace rdmablk::nl
