@@ -1,0 +1,357 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Host side of the VM bench: kernel selection, initramfs, QEMU command lines,
+# running tests and judging their logs. Sourced by tests/vm/run,
+# scripts/vm/run-script and scripts/vm/shell. See docs/testing.md.
+#
+# Environment:
+#   RDMABLK_KVER        guest kernel version (default: newest /boot/vmlinuz-*
+#                       that has a /lib/modules directory)
+#   RDMABLK_VM_KERNEL   kernel image to boot (default /boot/vmlinuz-$KVER)
+#   RDMABLK_VM_MEM      guest memory in MiB (default 2048)
+#   RDMABLK_VM_SMP      vCPUs per guest (default 2 in one-guest mode, 1 in two)
+#   RDMABLK_VM_APPEND   extra kernel command line
+#   RDMABLK_SKIP_DEPS=1 do not run scripts/install-deps.sh
+#   RDMABLK_*           every RDMABLK_ variable is also exported in the guest
+
+VM_BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+VM_REPO=$(cd "$VM_BENCH_DIR/../.." && pwd)
+VM_CACHE=$VM_REPO/.cache/vm
+VM_LOG_ROOT=$VM_REPO/build/vm-logs
+VM_QEMU=${RDMABLK_VM_QEMU:-qemu-system-x86_64}
+readonly VM_BENCH_DIR VM_REPO VM_CACHE VM_LOG_ROOT VM_QEMU
+
+# PIDs of QEMU processes still to be reaped (killed on interrupt).
+VM_PIDS=()
+
+vm_die() {
+	echo "vm: error: $*" >&2
+	exit 1
+}
+
+# vm_usage FILE: print the comment block at the top of FILE (its help text).
+vm_usage() {
+	sed -n '4,/^[^#]/{/^#/!d;/shellcheck\|SPDX/d;s/^# \{0,1\}//;p}' "$1"
+}
+
+vm_install_deps() {
+	[ "${RDMABLK_SKIP_DEPS:-0}" = 1 ] && return 0
+	"$VM_REPO/scripts/install-deps.sh" || vm_die "scripts/install-deps.sh failed"
+}
+
+# vm_kver: the guest kernel version.
+vm_kver() {
+	if [ -n "${RDMABLK_KVER:-}" ]; then
+		echo "$RDMABLK_KVER"
+		return 0
+	fi
+	local img k best=''
+	for img in /boot/vmlinuz-*; do
+		[ -e "$img" ] || continue
+		k=${img#/boot/vmlinuz-}
+		[ -d "/lib/modules/$k/kernel" ] || continue
+		best=$(printf '%s\n%s\n' "$best" "$k" | sed '/^$/d' | sort -V | tail -n 1)
+	done
+	[ -n "$best" ] || vm_die "no /boot/vmlinuz-* with modules in /lib/modules; run scripts/install-deps.sh"
+	echo "$best"
+}
+
+# vm_prepare: resolve kernel, image and initramfs into VM_KVER, VM_KERNEL,
+# VM_INITRD. Fails with a clear message if something is missing.
+vm_prepare() {
+	command -v "$VM_QEMU" >/dev/null || vm_die "$VM_QEMU not found (install qemu-system-x86)"
+	VM_KVER=$(vm_kver)
+	[ -d "/lib/modules/$VM_KVER" ] || vm_die "/lib/modules/$VM_KVER missing (RDMABLK_KVER=$VM_KVER?)"
+	VM_KERNEL=${RDMABLK_VM_KERNEL:-/boot/vmlinuz-$VM_KVER}
+	[ -r "$VM_KERNEL" ] || vm_die "kernel image $VM_KERNEL missing or unreadable"
+	VM_INITRD=$("$VM_BENCH_DIR/build-initramfs" "$VM_KVER" "$VM_CACHE") ||
+		vm_die "building the initramfs failed"
+}
+
+# vm_header_var FILE NAME: value of a `NAME=value` line in a test script.
+vm_header_var() {
+	sed -n -E "s/^$2=(\"([^\"]*)\"|'([^']*)'|([^[:space:]#]*)).*/\2\3\4/p" "$1" | tail -n 1
+}
+
+vm_port_free() {
+	[ -z "$(ss -Hltn "sport = :$1" 2>/dev/null)" ]
+}
+
+# vm_pick_port: a TCP port on 127.0.0.1 that nothing listens on.
+vm_pick_port() {
+	local p i
+	for ((i = 0; i < 100; i++)); do
+		p=$((20000 + RANDOM % 40000))
+		vm_port_free "$p" && { echo "$p"; return 0; }
+	done
+	vm_die "no free TCP port found for the guest link"
+}
+
+# vm_write_conf DIR KEY=VALUE...: the guest's /results/vm.conf.
+vm_write_conf() {
+	local dir=$1 kv v
+	shift
+	{
+		for kv in "$@"; do
+			printf 'export %s=%q\n' "${kv%%=*}" "${kv#*=}"
+		done
+		while IFS= read -r v; do
+			printf 'export %s=%q\n' "$v" "${!v}"
+		done < <(compgen -e | grep '^RDMABLK_' || true)
+	} >"$dir/vm.conf"
+}
+
+# vm_qemu_argv NAME RESULTS_DIR SHARED_DIR NET SERIAL SMP
+#   NET:    none | listen:PORT | connect:PORT
+#   SERIAL: file (console.log in RESULTS_DIR) | stream (stdout + console.log)
+#           | interactive (terminal, Ctrl-A X quits)
+# Sets the array VM_ARGV.
+vm_qemu_argv() {
+	local name=$1 dir=$2 shared=$3 net=$4 serial=$5 smp=$6 mac
+	# loglevel=5 keeps the boot console short but still shows WARNING lines
+	# (KERN_WARNING) there, in case a guest dies before saving its dmesg.
+	local append="console=ttyS0 panic=-1 loglevel=5 rdinit=/init"
+	append+=" mitigations=off i8042.noaux i8042.nokbd 8250.nr_uarts=1 ${RDMABLK_VM_APPEND:-}"
+	# shellcheck disable=SC2054 # commas separate QEMU sub-options
+	VM_ARGV=(
+		"$VM_QEMU" -name "rdmablk-$name"
+		-machine pc -accel tcg,thread=multi -cpu max
+		-m "${RDMABLK_VM_MEM:-2048}" -smp "$smp"
+		-nodefaults -no-reboot -display none -nic none
+		-kernel "$VM_KERNEL" -initrd "$VM_INITRD" -append "$append"
+		-fsdev "local,id=fsroot,path=/,security_model=none,readonly=on,multidevs=remap"
+		-device virtio-9p-pci,fsdev=fsroot,mount_tag=root
+		-fsdev "local,id=fssrc,path=$VM_REPO,security_model=none,readonly=on,multidevs=remap"
+		-device virtio-9p-pci,fsdev=fssrc,mount_tag=src
+		-fsdev "local,id=fsresults,path=$dir,security_model=none,multidevs=remap"
+		-device virtio-9p-pci,fsdev=fsresults,mount_tag=results
+		-fsdev "local,id=fsshared,path=$shared,security_model=none,multidevs=remap"
+		-device virtio-9p-pci,fsdev=fsshared,mount_tag=shared
+	)
+	case $net in
+	none) ;;
+	listen:* | connect:*)
+		[ "$name" = target ] && mac=52:54:00:c0:02:01 || mac=52:54:00:c0:02:02
+		VM_ARGV+=(-netdev "socket,id=n0,${net%%:*}=127.0.0.1:${net#*:}"
+			-device "virtio-net-pci,netdev=n0,mac=$mac")
+		;;
+	*) vm_die "internal: bad NET '$net'" ;;
+	esac
+	case $serial in
+	file) VM_ARGV+=(-serial "file:$dir/console.log") ;;
+	stream) VM_ARGV+=(-chardev "stdio,id=ser0,signal=on,logfile=$dir/console.log" -serial chardev:ser0) ;;
+	interactive)
+		# shellcheck disable=SC2054
+		VM_ARGV+=(-chardev "stdio,id=ser0,mux=on,signal=off,logfile=$dir/console.log"
+			-serial chardev:ser0 -mon chardev=ser0,mode=readline)
+		;;
+	*) vm_die "internal: bad SERIAL '$serial'" ;;
+	esac
+}
+
+# vm_start NAME RESULTS_DIR SHARED_DIR NET SMP: boot a guest in the
+# background with its console in RESULTS_DIR/console.log. Sets VM_PID.
+vm_start() {
+	vm_qemu_argv "$1" "$2" "$3" "$4" file "$5"
+	printf '%q ' "${VM_ARGV[@]}" >"$2/qemu.cmd"
+	"${VM_ARGV[@]}" </dev/null >"$2/qemu.log" 2>&1 &
+	VM_PID=$!
+	VM_PIDS+=("$VM_PID")
+}
+
+# vm_kill PID...: stop QEMU processes (TERM, then KILL after 2 s).
+vm_kill() {
+	local p i
+	for p in "$@"; do kill -TERM "$p" 2>/dev/null || true; done
+	for ((i = 0; i < 20; i++)); do
+		for p in "$@"; do kill -0 "$p" 2>/dev/null && break; p=''; done
+		[ -n "$p" ] || break
+		sleep 0.1
+	done
+	for p in "$@"; do kill -KILL "$p" 2>/dev/null || true; done
+	for p in "$@"; do wait "$p" 2>/dev/null || true; done
+}
+
+vm_cleanup() {
+	[ "${#VM_PIDS[@]}" -eq 0 ] || vm_kill "${VM_PIDS[@]}"
+	VM_PIDS=()
+}
+
+vm_alive() {
+	kill -0 "$1" 2>/dev/null
+}
+
+# vm_resolve_test ARG: path of a test given as a number, a name or a path.
+vm_resolve_test() {
+	local arg=$1 m
+	if [ -f "$arg" ]; then
+		(cd "$(dirname "$arg")" && echo "$PWD/$(basename "$arg")")
+		return 0
+	fi
+	if [ -f "$VM_REPO/tests/vm/$arg" ]; then
+		echo "$VM_REPO/tests/vm/$arg"
+		return 0
+	fi
+	m=$(compgen -G "$VM_REPO/tests/vm/$arg-*" | head -n 1 || true)
+	[ -n "$m" ] || return 1
+	echo "$m"
+}
+
+# vm_guest_script_path PATH: the guest path of a host script; scripts outside
+# the repository are copied into DIR (a results export, arg 2).
+vm_guest_script_path() {
+	local path=$1 dir=$2
+	case $path in
+	"$VM_REPO"/*) echo "/src/${path#"$VM_REPO"/}" ;;
+	*)
+		cp "$path" "$dir/script"
+		echo "/results/script"
+		;;
+	esac
+}
+
+# vm_judge_guest DIR ROLE IGNORE: append failure reasons for one guest to
+# VM_REASONS.
+vm_judge_guest() {
+	local dir=$1 role=$2 ignore=$3 rc hits who=''
+	[ "$role" = one ] || who="$role: "
+	if [ -e "$dir/guest-timeout" ]; then
+		VM_TIMED_OUT=1
+	elif [ -s "$dir/setup-failed" ]; then
+		VM_REASONS+=("${who}$(head -n 1 "$dir/setup-failed")")
+	elif [ ! -s "$dir/exit-code" ]; then
+		if [ "$VM_TIMED_OUT" = 0 ]; then
+			VM_REASONS+=("${who}no exit status (guest crashed or powered off)")
+			[ ! -s "$dir/qemu.log" ] || VM_REASONS+=("${who}qemu: $(head -n 1 "$dir/qemu.log")")
+		fi
+	else
+		rc=$(<"$dir/exit-code")
+		[ "$rc" = 0 ] || VM_REASONS+=("${who}exit status $rc")
+	fi
+	if hits=$("$VM_BENCH_DIR/scan-log" ${ignore:+-i "$ignore"} -c "$dir/console.log" "$dir/dmesg" 2>&1); then
+		:
+	else
+		local first
+		first=$(head -n 1 <<<"$hits")
+		first=${first#"$dir"/}
+		VM_REASONS+=("${who}kernel log: ${first}")
+		printf '%s\n' "$hits" >"$dir/kernel-problems.txt"
+	fi
+}
+
+# vm_run_test PATH: run one test; prints its PASS/FAIL line, returns 0/1.
+vm_run_test() {
+	local path=$1 name mode timeout ignore logdir start end elapsed gpath
+	local -a roles=() pids=()
+	name=$(basename "$path")
+	logdir=$VM_LOG_ROOT/$name
+	start=$SECONDS
+	VM_REASONS=()
+	VM_TIMED_OUT=0
+
+	mode=$(vm_header_var "$path" VM_MODE)
+	timeout=$(vm_header_var "$path" VM_TIMEOUT)
+	ignore=$(vm_header_var "$path" VM_LOG_IGNORE)
+	rm -rf "$logdir"
+	mkdir -p "$logdir/shared"
+	if [ ! -x "$path" ]; then
+		VM_REASONS+=("not executable")
+	elif ! grep -q '^# PROVES: ' "$path"; then
+		VM_REASONS+=("missing '# PROVES:' header")
+	elif [[ ! $timeout =~ ^[1-9][0-9]*$ ]]; then
+		VM_REASONS+=("VM_TIMEOUT missing or not a number of seconds")
+	fi
+	case $mode in
+	one) roles=(one) ;;
+	two) roles=(target initiator) ;;
+	*) VM_REASONS+=("VM_MODE must be 'one' or 'two', not '$mode'") ;;
+	esac
+
+	if [ "${#VM_REASONS[@]}" -eq 0 ]; then
+		local deadline=$(($(date +%s) + timeout)) role dir func smp port='' net
+		for role in "${roles[@]}"; do
+			if [ "$mode" = one ]; then dir=$logdir; else dir=$logdir/$role; fi
+			mkdir -p "$dir"
+			case $role in
+			one) func=test_main ;;
+			*) func=${role}_main ;;
+			esac
+			gpath=$(vm_guest_script_path "$path" "$dir")
+			# The guest gives up a little before the host kills it, so
+			# its kernel log still reaches the results directory.
+			vm_write_conf "$dir" VM_ROLE="$role" VM_NET="$role" VM_SCRIPT="$gpath" \
+				VM_FUNC="$func" VM_TEST="$name" VM_MODE="$mode" \
+				VM_DEADLINE=$((deadline - (timeout > 60 ? 15 : timeout / 4)))
+		done
+		if [ "$mode" = one ]; then
+			vm_start one "$logdir" "$logdir/shared" none "${RDMABLK_VM_SMP:-2}"
+			pids=("$VM_PID")
+		else
+			smp=${RDMABLK_VM_SMP:-1}
+			local _
+			for _ in 1 2 3 4 5; do
+				port=$(vm_pick_port)
+				vm_start target "$logdir/target" "$logdir/shared" "listen:$port" "$smp"
+				pids=("$VM_PID")
+				while vm_alive "${pids[0]}" && vm_port_free "$port"; do sleep 0.05; done
+				vm_alive "${pids[0]}" && break
+				wait "${pids[0]}" 2>/dev/null || true
+				grep -q 'in use' "$logdir/target/qemu.log" || break
+			done
+			net=connect:$port
+			vm_start initiator "$logdir/initiator" "$logdir/shared" "$net" "$smp"
+			pids+=("$VM_PID")
+		fi
+		vm_wait_guests "$deadline" "$logdir" "${pids[@]}"
+		for role in "${roles[@]}"; do
+			if [ "$mode" = one ]; then dir=$logdir; else dir=$logdir/$role; fi
+			vm_judge_guest "$dir" "$role" "$ignore"
+		done
+		[ "$VM_TIMED_OUT" = 0 ] || VM_REASONS=("timed out after ${timeout}s (VM_TIMEOUT)" "${VM_REASONS[@]}")
+	fi
+
+	end=$SECONDS
+	elapsed=$((end - start))
+	if [ "${#VM_REASONS[@]}" -eq 0 ]; then
+		echo "PASS $name (${elapsed}s)"
+		return 0
+	fi
+	local IFS=';'
+	local reasons="${VM_REASONS[*]}"
+	echo "FAIL $name (${elapsed}s): ${reasons//;/; } -- logs: ${logdir#"$PWD"/}"
+	return 1
+}
+
+# vm_wait_guests DEADLINE LOGDIR PID...: wait for all guests to power off,
+# killing them at DEADLINE (sets VM_TIMED_OUT=1). When a guest ends without
+# a result, tell the other one through the shared directory so its vm_wait
+# fails fast instead of running into the time limit.
+vm_wait_guests() {
+	local deadline=$1 logdir=$2 p live i
+	shift 2
+	local -a pids=("$@") told=()
+	while :; do
+		live=0
+		for i in "${!pids[@]}"; do
+			p=${pids[$i]}
+			if vm_alive "$p"; then
+				live=1
+			elif [ "${#pids[@]}" -gt 1 ] && [ -z "${told[$i]:-}" ]; then
+				told[i]=1
+				local role=target
+				[ "$i" = 0 ] || role=initiator
+				[ -e "$logdir/shared/exit.$role" ] || echo "crashed" >"$logdir/shared/exit.$role"
+			fi
+		done
+		[ "$live" = 1 ] || break
+		if [ "$(date +%s)" -ge "$deadline" ]; then
+			VM_TIMED_OUT=1
+			vm_kill "${pids[@]}"
+			break
+		fi
+		sleep 0.2
+	done
+	for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+	VM_PIDS=()
+}

@@ -1,0 +1,150 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Helpers for VM test scripts. Sourced inside the guest (by the bench's guest
+# init and by the per-test runner) before the test script itself; tests run
+# under `set -eEuo pipefail`. See docs/testing.md.
+#
+# Environment provided by the bench:
+#   RDMABLK_ROLE      one | target | initiator
+#   TARGET_ADDR       192.0.2.1
+#   INITIATOR_ADDR    192.0.2.2
+#   TARGET_RDMA_DEV   rxe device bound to TARGET_ADDR (rxe0)
+#   INITIATOR_RDMA_DEV rxe device bound to INITIATOR_ADDR (rxe1 in one-guest
+#                     mode, rxe0 in the initiator guest)
+#   SRC               project tree, read-only (/src)
+#   RESULTS           this guest's writable results directory (/results)
+#   SHARED            directory shared by both guests (/shared)
+#   VM_TEST           name of the running test (e.g. 000-bench-sanity)
+
+: "${SRC:=/src}"
+: "${RESULTS:=/results}"
+: "${SHARED:=/shared}"
+: "${RDMABLK_ROLE:=one}"
+: "${TARGET_ADDR:=192.0.2.1}"
+: "${INITIATOR_ADDR:=192.0.2.2}"
+
+# log MSG...: progress message with a wall-clock time stamp.
+log() {
+	printf '%(%H:%M:%S)T %s\n' -1 "$*"
+}
+
+# fail MSG...: report a failure and end the test (exit status 1).
+fail() {
+	printf '%(%H:%M:%S)T FAIL: %s\n' -1 "$*" >&2
+	exit 1
+}
+
+# wait_for [-t SECONDS] [-i INTERVAL] [-q] CMD [ARGS...]
+# Run CMD until it succeeds. Returns 0 as soon as it does, 1 (after printing a
+# message and the last attempt's output unless -q) if it still fails after
+# SECONDS (default 30). INTERVAL (default 0.2 s) is the pause between attempts.
+wait_for() {
+	local timeout=30 interval=0.2 quiet=0 opt OPTIND=1
+	while getopts 't:i:q' opt; do
+		case $opt in
+		t) timeout=$OPTARG ;;
+		i) interval=$OPTARG ;;
+		q) quiet=1 ;;
+		*) fail "wait_for: usage: wait_for [-t SECONDS] [-i INTERVAL] [-q] CMD..." ;;
+		esac
+	done
+	shift $((OPTIND - 1))
+	[ $# -gt 0 ] || fail "wait_for: no command given"
+
+	local end=$((SECONDS + timeout)) out
+	while :; do
+		if out=$("$@" 2>&1); then
+			return 0
+		fi
+		if [ "$SECONDS" -ge "$end" ]; then
+			if [ "$quiet" != 1 ]; then
+				printf 'wait_for: timed out after %ss: %s\n' "$timeout" "$*" >&2
+				[ -z "$out" ] || printf '%s\n' "$out" | tail -n 20 | sed 's/^/  | /' >&2
+			fi
+			return 1
+		fi
+		sleep "$interval"
+	done
+}
+
+# rdma_port_active DEV: true if port 1 of RDMA device DEV is ACTIVE.
+rdma_port_active() {
+	rdma link show "$1/1" 2>/dev/null | grep -q ' state ACTIVE '
+}
+
+# vm_ping ADDR: one ICMP echo to ADDR with a 1 s timeout.
+vm_ping() {
+	if command -v ping >/dev/null; then
+		ping -c 1 -W 1 "$1"
+	else
+		busybox ping -c 1 -W 1 "$1"
+	fi
+}
+
+__vm_check_name() {
+	[[ $1 =~ ^[A-Za-z0-9_.-]+$ ]] || fail "invalid rendezvous name '$1' (use [A-Za-z0-9_.-])"
+}
+
+__vm_peer() {
+	case $RDMABLK_ROLE in
+	target) echo initiator ;;
+	initiator) echo target ;;
+	*) echo "" ;;
+	esac
+}
+
+# vm_signal NAME [VALUE]: announce NAME to the other guest (creates a file in
+# $SHARED; VALUE, if given, is its content and can be read with vm_wait).
+vm_signal() {
+	__vm_check_name "$1"
+	local f=$SHARED/signal.$1
+	printf '%s\n' "${2:-}" >"$f.tmp.$RDMABLK_ROLE"
+	mv -f "$f.tmp.$RDMABLK_ROLE" "$f"
+}
+
+# vm_wait NAME [SECONDS]: wait (default 120 s) until NAME has been signalled,
+# then print the value given to vm_signal. Fails early if the other guest's
+# test already ended without signalling NAME.
+vm_wait() {
+	__vm_check_name "$1"
+	local f=$SHARED/signal.$1 timeout=${2:-120} peer end
+	peer=$(__vm_peer)
+	end=$((SECONDS + timeout))
+	while [ ! -e "$f" ]; do
+		if [ -n "$peer" ] && [ -e "$SHARED/exit.$peer" ] && [ ! -e "$f" ]; then
+			fail "vm_wait $1: the $peer guest ended (status $(cat "$SHARED/exit.$peer")) without signalling it"
+		fi
+		[ "$SECONDS" -lt "$end" ] || fail "vm_wait $1: not signalled within ${timeout}s"
+		sleep 0.2
+	done
+	cat "$f"
+}
+
+# load_rdmablk [PARAM=VALUE...]: load the RDMA core modules rdmablk needs and
+# insert the module built in the project tree ($RDMABLK_KO, by default
+# $SRC/kmod/rdmablk.ko) with the given parameters.
+load_rdmablk() {
+	local ko=${RDMABLK_KO:-$SRC/kmod/rdmablk.ko} deps vermagic kver
+	[ -f "$ko" ] || fail "load_rdmablk: $ko not found; build the module first (make)"
+	[ ! -e /sys/module/rdmablk ] || fail "load_rdmablk: rdmablk is already loaded"
+
+	kver=$(uname -r)
+	vermagic=$(modinfo -F vermagic "$ko") || fail "load_rdmablk: cannot read $ko"
+	[ "${vermagic%% *}" = "$kver" ] ||
+		fail "load_rdmablk: $ko was built for ${vermagic%% *}, the guest runs $kver"
+
+	deps=$(modinfo -F depends "$ko")
+	# shellcheck disable=SC2086 # the dependency list is comma separated names
+	modprobe -a ib_core ib_cm iw_cm rdma_cm ${deps//,/ } ||
+		fail "load_rdmablk: cannot load dependencies (ib_core ib_cm iw_cm rdma_cm $deps)"
+	insmod "$ko" "$@" || fail "load_rdmablk: insmod $ko $* failed (see dmesg)"
+	log "rdmablk loaded${*:+ with $*}"
+}
+
+# unload_rdmablk: remove the rdmablk module if it is loaded.
+unload_rdmablk() {
+	[ -e /sys/module/rdmablk ] || return 0
+	rmmod rdmablk || fail "unload_rdmablk: rmmod rdmablk failed (still in use?)"
+	log "rdmablk unloaded"
+}
