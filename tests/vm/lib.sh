@@ -148,3 +148,38 @@ unload_rdmablk() {
 	rmmod rdmablk || fail "unload_rdmablk: rmmod rdmablk failed (still in use?)"
 	log "rdmablk unloaded"
 }
+
+# --- rdmablk helpers ---------------------------------------------------------
+
+# The netlink test tool, built by `make userspace`.
+RDMABLK_NL=${RDMABLK_NL:-$SRC/build/userspace/bin/rdmablk-nl}
+
+# nl ARGS...: run rdmablk-nl, failing the test with its message if it fails.
+nl() {
+	[ -x "$RDMABLK_NL" ] || fail "nl: $RDMABLK_NL not found; build it first (make userspace)"
+	"$RDMABLK_NL" "$@" || fail "rdmablk-nl $* failed"
+}
+
+# nl_expect_error REGEX ARGS...: rdmablk-nl ARGS must fail, and its error
+# line must match REGEX (extended, case-sensitive).
+nl_expect_error() {
+	local regex=$1 out rc=0
+	shift
+	out=$("$RDMABLK_NL" "$@" 2>&1) || rc=$?
+	[ "$rc" -ne 0 ] || fail "rdmablk-nl $* succeeded, expected an error matching '$regex'"
+	grep -Eq -- "$regex" <<<"$out" ||
+		fail "rdmablk-nl $* failed with '$out', expected '$regex'"
+	log "refused as expected: rdmablk-nl $*: $out"
+}
+
+# cm_ids_of_port PORT: rdma_cm ids bound to PORT (listening or connected).
+cm_ids_of_port() {
+	rdma resource show cm_id 2>/dev/null | grep -c -- "$1" || true
+}
+
+# slab_unreclaimable_kb: kernel memory that a leak would grow.
+slab_unreclaimable_kb() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	awk '/^SUnreclaim:/ { print $2 }' /proc/meminfo
+}
