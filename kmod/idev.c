@@ -76,19 +76,22 @@ static void rdmablk_idev_event(struct rdmablk_idev *idev,
  * rdmablk_idev_conn_lost() - a queue lost its connection
  * @idev: the device
  *
- * Any context. The first call for a live device schedules err_work.
+ * Any context. For a live device, or one being detached, schedules err_work
+ * (once while it is pending).
  */
 void rdmablk_idev_conn_lost(struct rdmablk_idev *idev)
 {
 	unsigned long flags;
-	bool was_live;
+	bool stop;
 
 	spin_lock_irqsave(&idev->state_lock, flags);
-	was_live = idev->state == RDMABLK_DEV_LIVE;
-	if (was_live)
+	/* While detaching, in-flight I/O must still be failed, not waited for. */
+	stop = idev->state == RDMABLK_DEV_LIVE ||
+	       idev->state == RDMABLK_DEV_DELETING;
+	if (idev->state == RDMABLK_DEV_LIVE)
 		idev->state = RDMABLK_DEV_DEAD;
 	spin_unlock_irqrestore(&idev->state_lock, flags);
-	if (was_live)
+	if (stop)
 		queue_work(rdmablk_wq, &idev->err_work);
 }
 
@@ -121,10 +124,14 @@ static void rdmablk_idev_err_work(struct work_struct *work)
 	struct rdmablk_idev *idev = container_of(work, struct rdmablk_idev,
 						 err_work);
 
-	pr_warn("%s: connection to %pISpc lost; failing I/O until detached\n",
-		idev->name, &idev->addr);
+	bool deleting = rdmablk_idev_state(idev) == RDMABLK_DEV_DELETING;
+
+	if (!deleting)
+		pr_warn("%s: connection to %pISpc lost; failing I/O until detached\n",
+			idev->name, &idev->addr);
 	rdmablk_idev_stop_queues(idev);
-	rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_STATE);
+	if (!deleting)
+		rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_STATE);
 }
 
 static blk_status_t rdmablk_queue_rq(struct blk_mq_hw_ctx *hctx,

@@ -183,3 +183,50 @@ slab_unreclaimable_kb() {
 	echo 3 >/proc/sys/vm/drop_caches
 	awk '/^SUnreclaim:/ { print $2 }' /proc/meminfo
 }
+
+# ram_disk MIB: create /dev/ram0 of MIB MiB (brd), memory-backed.
+ram_disk() {
+	modprobe brd rd_nr=1 rd_size=$(($1 * 1024)) max_part=0 ||
+		fail "ram_disk: cannot load brd"
+	wait_for test -b /dev/ram0
+}
+
+# export_dev NAME PATH [export-add options]: serve PATH on TARGET_ADDR.
+export_dev() {
+	local name=$1 path=$2
+	shift 2
+	nl listen-list | grep -q "^$TARGET_ADDR 7471 " || nl listen-add "$TARGET_ADDR"
+	nl export-add "$name" "$path" "$@" >/dev/null
+}
+
+# attach_dev NAME [attach options]: attach export NAME of TARGET_ADDR and
+# print the device path once the block device exists.
+attach_dev() {
+	local name=$1 dev
+	shift
+	dev=$(nl attach "$TARGET_ADDR" "$name" "$@") || fail "attach $name failed"
+	wait_for test -b "$dev"
+	echo "$dev"
+}
+
+# dev_index /dev/rdmablkN: N
+dev_index() {
+	local n=${1##*rdmablk}
+	echo "$n"
+}
+
+# fio_verify DEV BS IODEPTH IO_SIZE [fio options]: random writes of BS at
+# IODEPTH spread over the whole device, then read back and checked
+# (crc32c); any mismatch or I/O error fails the test.
+fio_verify() {
+	local dev=$1 bs=$2 qd=$3 io=$4
+	shift 4
+	log "fio verify: bs=$bs iodepth=$qd io_size=$io $*"
+	fio --name="v-$bs-$qd" --filename="$dev" --direct=1 --ioengine=libaio \
+		--rw=randwrite --bs="$bs" --iodepth="$qd" --io_size="$io" \
+		--verify=crc32c --do_verify=1 --verify_fatal=1 --randrepeat=0 \
+		--output="$RESULTS/fio-$bs-$qd.txt" "$@" ||
+		fail "fio verify bs=$bs iodepth=$qd failed: $(tail -20 "$RESULTS/fio-$bs-$qd.txt")"
+	grep -q 'err= 0' "$RESULTS/fio-$bs-$qd.txt" ||
+		fail "fio reported errors: $(cat "$RESULTS/fio-$bs-$qd.txt")"
+}
