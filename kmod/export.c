@@ -99,31 +99,65 @@ static void rdmablk_export_set_params(struct rdmablk_export *exp,
 }
 
 /**
+ * rdmablk_export_allows() - may this host open the export?
+ * @exp: the export
+ * @hostid: the host's id, from OPEN
+ *
+ * Return: true when the export has no allow list or @hostid is on it.
+ */
+bool rdmablk_export_allows(const struct rdmablk_export *exp, const u8 *hostid)
+{
+	u32 i;
+
+	if (!exp->nr_allowed)
+		return true;
+	for (i = 0; i < exp->nr_allowed; i++)
+		if (!memcmp(exp->allowed[i], hostid, RDMABLK_UUID_SIZE))
+			return true;
+	return false;
+}
+
+static void rdmablk_export_free(struct rdmablk_export *exp)
+{
+	kfree(exp->allowed);
+	kfree(exp);
+}
+
+/**
  * rdmablk_export_add() - serve a block device under a name
- * @name: export name, validated by the caller
- * @path: block device path
- * @uuid: identity, RDMABLK_UUID_SIZE bytes
- * @read_only: refuse writes
+ * @req: name (validated), path, UUID, read-only, allow list
  * @extack: where a failure is explained
  *
- * Return: 0, -EEXIST, or the error opening @path.
+ * Return: 0, -EEXIST, or the error opening the path.
  */
-int rdmablk_export_add(const char *name, const char *path, const u8 *uuid,
-		       bool read_only, struct netlink_ext_ack *extack)
+int rdmablk_export_add(const struct rdmablk_export_req *req,
+		       struct netlink_ext_ack *extack)
 {
+	const char *name = req->name, *path = req->path;
+	bool read_only = req->read_only;
 	struct rdmablk_export *exp;
 	int ret;
 
 	exp = kzalloc(sizeof(*exp), GFP_KERNEL);
 	if (!exp)
 		return -ENOMEM;
+	if (req->nr_allowed) {
+		exp->allowed = kmemdup(req->allowed,
+				       req->nr_allowed * RDMABLK_UUID_SIZE,
+				       GFP_KERNEL);
+		if (!exp->allowed) {
+			kfree(exp);
+			return -ENOMEM;
+		}
+		exp->nr_allowed = req->nr_allowed;
+	}
 	kref_init(&exp->ref);
 	init_completion(&exp->released);
 	spin_lock_init(&exp->conns_lock);
 	INIT_LIST_HEAD(&exp->conns);
 	strscpy(exp->name, name, sizeof(exp->name));
 	strscpy(exp->path, path, sizeof(exp->path));
-	memcpy(exp->uuid, uuid, sizeof(exp->uuid));
+	memcpy(exp->uuid, req->uuid, sizeof(exp->uuid));
 
 	mutex_lock(&rdmablk_exports_lock);
 	if (rdmablk_export_find(name)) {
@@ -167,7 +201,7 @@ out_put_bdev:
 	blkdev_put(exp->bdev, exp->mode);
 out_unlock:
 	mutex_unlock(&rdmablk_exports_lock);
-	kfree(exp);
+	rdmablk_export_free(exp);
 	return ret;
 }
 
@@ -182,7 +216,7 @@ static void rdmablk_export_destroy(struct rdmablk_export *exp)
 	pr_info("export %s removed\n", exp->name);
 	rdmablk_nl_event_export(RDMABLK_EVENT_EXPORT_REMOVED, exp->name,
 				exp->uuid);
-	kfree(exp);
+	rdmablk_export_free(exp);
 }
 
 /**
@@ -236,6 +270,9 @@ int rdmablk_export_get(unsigned long idx, struct rdmablk_export_info *info)
 		info->logical_block_size = exp->params.logical_block_size;
 		info->physical_block_size = exp->physical_block_size;
 		info->read_only = exp->params.flags & RDMABLK_EXP_READ_ONLY;
+		info->nr_allowed = exp->nr_allowed;
+		memcpy(info->allowed, exp->allowed,
+		       exp->nr_allowed * RDMABLK_UUID_SIZE);
 		info->nr_conns = 0;
 		spin_lock(&exp->conns_lock);
 		list_for_each(pos, &exp->conns)

@@ -1,19 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Initiator devices: an attached export as the blk-mq disk /dev/rdmablkN.
+ * Initiator devices: an attached export as the blk-mq disk /dev/rdmablkN,
+ * and its recovery when the connection is lost.
+ *
+ * States (enum rdmablk_dev_state):
+ *
+ *   attach --> LIVE --(loss)--> RECONNECTING --(attempt ok)--> LIVE
+ *                                   |  fast_io_fail_tmo: I/O fails, retrying goes on
+ *                                   +--(ctrl_loss_tmo, or another export
+ *                                   |   behind the name)--> DEAD: I/O fails
+ *              DEAD --(RECONNECT command)--> RECONNECTING
+ *   any --(detach)--> DELETING
+ *
+ * On a loss err_work quiesces the request queue, stops every queue (after
+ * which none of its completions runs), puts the requests that got no
+ * response back on the requeue list and frees the queues' verbs resources;
+ * reconnect_work then tries every reconnect_delay. A successful attempt
+ * checks the export's UUID (a different export behind the same name is
+ * never written to) and size (a resize resizes the disk), and restarts the
+ * queue: the requeued requests are sent again.
  *
  * Locking and lifetime:
- *  - rdmablk_idevs_lock (mutex) protects rdmablk_idevs, the attached
- *    devices. Held across attach's lookup and insertion, not across
- *    connecting, so a slow target does not block other requests; a device
- *    being attached is listed (state 0) so it cannot be attached twice.
- *  - idev->state_lock (spinlock, taken from completion context) protects
- *    idev->state.
- *  - When a connection is lost, err_work stops every queue (after which no
- *    completion runs) and fails the requests still outstanding; the device
- *    stays and fails I/O until detached.
- *  - Detach removes the disk (waiting for in-flight I/O, which completes or
- *    fails), stops and frees the queues and frees the device.
+ *  - rdmablk_idevs_lock (mutex) protects rdmablk_idevs. Held across
+ *    attach's lookup and insertion, not across connecting, so a slow
+ *    target does not block other requests; a device being attached is
+ *    listed (without a disk) so it cannot be attached twice.
+ *  - idev->state_lock (spinlock, irq-safe: losses are noticed in
+ *    completion context) protects state, lost_at, attempt, last_error.
+ *  - idev->recovery_lock (mutex) serialises err_work, reconnect_work,
+ *    fail_fast_work, the RECONNECT command and teardown, and protects what
+ *    they change: the queues' connections, quiesced, fail_fast.
+ *  - Detach marks the device DELETING, cancels the recovery works, fails
+ *    I/O if the device is not live, removes the disk (waiting for in-flight
+ *    I/O), then stops and frees the queues and the device.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -24,19 +43,13 @@
 
 #include "initiator.h"
 
+/* req->status of a request that goes back to the requeue list. */
+#define RDMABLK_S_REQUEUE	U16_MAX
+
 static LIST_HEAD(rdmablk_idevs);
 static DEFINE_MUTEX(rdmablk_idevs_lock);
 static DEFINE_IDA(rdmablk_index_ida);
 static int rdmablk_major;
-
-static void rdmablk_idev_set_state(struct rdmablk_idev *idev, u32 state)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&idev->state_lock, flags);
-	idev->state = state;
-	spin_unlock_irqrestore(&idev->state_lock, flags);
-}
 
 static u32 rdmablk_idev_state(struct rdmablk_idev *idev)
 {
@@ -49,9 +62,36 @@ static u32 rdmablk_idev_state(struct rdmablk_idev *idev)
 	return state;
 }
 
+/* Set the state; return the previous one. */
+static u32 rdmablk_idev_set_state(struct rdmablk_idev *idev, u32 state,
+				  const char *why)
+{
+	unsigned long flags;
+	u32 old;
+
+	spin_lock_irqsave(&idev->state_lock, flags);
+	old = idev->state;
+	idev->state = state;
+	if (why)
+		strscpy(idev->last_error, why, sizeof(idev->last_error));
+	spin_unlock_irqrestore(&idev->state_lock, flags);
+	return old;
+}
+
+static u32 rdmablk_idev_max_attempts(const struct rdmablk_tmo *tmo)
+{
+	if (tmo->ctrl_loss_tmo < 0)
+		return 0;
+	return max_t(u32, 1, DIV_ROUND_UP(tmo->ctrl_loss_tmo,
+					  tmo->reconnect_delay));
+}
+
 static void rdmablk_idev_snapshot(struct rdmablk_idev *idev,
 				  struct rdmablk_dev_info *info)
 {
+	unsigned long flags, when;
+	u32 i;
+
 	info->index = idev->index;
 	strscpy(info->name, idev->name, sizeof(info->name));
 	info->addr = idev->addr;
@@ -60,95 +100,432 @@ static void rdmablk_idev_snapshot(struct rdmablk_idev *idev,
 	info->info = idev->info;
 	info->nr_queues = idev->nr_queues;
 	info->queue_depth = idev->queue_depth;
-	info->state = rdmablk_idev_state(idev);
+	info->tmo.reconnect_delay = READ_ONCE(idev->tmo.reconnect_delay);
+	info->tmo.ctrl_loss_tmo = READ_ONCE(idev->tmo.ctrl_loss_tmo);
+	info->tmo.fast_io_fail_tmo = READ_ONCE(idev->tmo.fast_io_fail_tmo);
+	info->tmo.keepalive_tmo = READ_ONCE(idev->tmo.keepalive_tmo);
+	info->max_attempts = rdmablk_idev_max_attempts(&info->tmo);
+
+	spin_lock_irqsave(&idev->state_lock, flags);
+	info->state = idev->state;
+	info->attempt = idev->attempt;
+	strscpy(info->last_error, idev->last_error, sizeof(info->last_error));
+	spin_unlock_irqrestore(&idev->state_lock, flags);
+
+	info->next_attempt_ms = 0;
+	if (info->state == RDMABLK_DEV_RECONNECTING &&
+	    delayed_work_pending(&idev->reconnect_work)) {
+		when = READ_ONCE(idev->reconnect_work.timer.expires);
+		if (time_after(when, jiffies))
+			info->next_attempt_ms = jiffies_to_msecs(when - jiffies);
+	}
+
+	for (i = 0; i < idev->nr_queues && i < RDMABLK_MAX_QUEUES; i++) {
+		struct rdmablk_iqueue *q = &idev->queues[i];
+
+		info->queue[i].state = test_bit(RDMABLK_IQ_LIVE, &q->flags) ?
+				       RDMABLK_QUEUE_LIVE : RDMABLK_QUEUE_DOWN;
+		info->queue[i].commands = atomic64_read(&q->commands);
+		info->queue[i].errors = atomic64_read(&q->errors);
+	}
 }
 
 static void rdmablk_idev_event(struct rdmablk_idev *idev,
-			       enum rdmablk_event event)
+			       enum rdmablk_event event, const char *reason)
 {
-	struct rdmablk_dev_info info;
+	struct rdmablk_dev_info *info;
 
-	rdmablk_idev_snapshot(idev, &info);
-	rdmablk_nl_event_dev(event, &info);
+	info = kmalloc(sizeof(*info), GFP_KERNEL);
+	if (!info)
+		return;
+	rdmablk_idev_snapshot(idev, info);
+	rdmablk_nl_event_dev(event, info, reason);
+	kfree(info);
 }
 
 /**
  * rdmablk_idev_conn_lost() - a queue lost its connection
  * @idev: the device
+ * @why: what happened, for the log and the event; a constant string
  *
- * Any context. For a live device, or one being detached, schedules err_work
- * (once while it is pending).
+ * Any context. A live device starts recovering; for one being detached,
+ * the in-flight I/O is failed rather than waited for.
  */
-void rdmablk_idev_conn_lost(struct rdmablk_idev *idev)
+void rdmablk_idev_conn_lost(struct rdmablk_idev *idev, const char *why)
 {
 	unsigned long flags;
-	bool stop;
+	bool stop = false;
 
 	spin_lock_irqsave(&idev->state_lock, flags);
-	/* While detaching, in-flight I/O must still be failed, not waited for. */
-	stop = idev->state == RDMABLK_DEV_LIVE ||
-	       idev->state == RDMABLK_DEV_DELETING;
-	if (idev->state == RDMABLK_DEV_LIVE)
-		idev->state = RDMABLK_DEV_DEAD;
+	if (idev->state == RDMABLK_DEV_LIVE) {
+		idev->state = RDMABLK_DEV_RECONNECTING;
+		idev->lost_at = jiffies;
+		idev->attempt = 0;
+		strscpy(idev->last_error, why, sizeof(idev->last_error));
+		stop = true;
+	} else if (idev->state == RDMABLK_DEV_DELETING) {
+		stop = true;
+	}
 	spin_unlock_irqrestore(&idev->state_lock, flags);
 	if (stop)
 		queue_work(rdmablk_wq, &idev->err_work);
 }
 
+/* After the queues are stopped: requeue or fail what got no response. */
 static bool rdmablk_cancel_rq(struct request *rq, void *data)
 {
 	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
+	bool requeue = *(bool *)data;
 
 	if (blk_mq_rq_state(rq) != MQ_RQ_IN_FLIGHT)
 		return true;
-	req->status = RDMABLK_S_IO_ERROR;
+	req->status = requeue ? RDMABLK_S_REQUEUE : RDMABLK_S_IO_ERROR;
 	blk_mq_complete_request(rq);
 	return true;
 }
 
-/* Stop every queue, then fail what is still outstanding. */
-static void rdmablk_idev_stop_queues(struct rdmablk_idev *idev)
+/* Stop every queue, then requeue (or fail) what is still outstanding. */
+static void rdmablk_idev_stop_queues(struct rdmablk_idev *idev, bool requeue)
 {
 	u32 i;
 
+	lockdep_assert_held(&idev->recovery_lock);
 	for (i = 0; i < idev->nr_queues; i++)
 		rdmablk_iqueue_stop(&idev->queues[i]);
 	if (idev->tag_set.tags) {
-		blk_mq_tagset_busy_iter(&idev->tag_set, rdmablk_cancel_rq, NULL);
+		blk_mq_tagset_busy_iter(&idev->tag_set, rdmablk_cancel_rq,
+					&requeue);
 		blk_mq_tagset_wait_completed_request(&idev->tag_set);
 	}
+}
+
+static void rdmablk_idev_free_queues(struct rdmablk_idev *idev)
+{
+	u32 i;
+
+	for (i = 0; idev->queues && i < idev->nr_queues; i++)
+		rdmablk_iqueue_free(&idev->queues[i]);
+}
+
+static void rdmablk_idev_quiesce(struct rdmablk_idev *idev)
+{
+	lockdep_assert_held(&idev->recovery_lock);
+	if (!idev->quiesced && idev->disk) {
+		blk_mq_quiesce_queue(idev->disk->queue);
+		idev->quiesced = true;
+	}
+}
+
+static void rdmablk_idev_unquiesce(struct rdmablk_idev *idev)
+{
+	lockdep_assert_held(&idev->recovery_lock);
+	if (idev->quiesced) {
+		blk_mq_unquiesce_queue(idev->disk->queue);
+		idev->quiesced = false;
+	}
+	blk_mq_kick_requeue_list(idev->disk->queue);
 }
 
 static void rdmablk_idev_err_work(struct work_struct *work)
 {
 	struct rdmablk_idev *idev = container_of(work, struct rdmablk_idev,
 						 err_work);
+	char why[RDMABLK_ERROR_LEN];
+	unsigned long flags;
+	s32 fail_tmo;
 
-	bool deleting = rdmablk_idev_state(idev) == RDMABLK_DEV_DELETING;
+	mutex_lock(&idev->recovery_lock);
+	if (rdmablk_idev_state(idev) == RDMABLK_DEV_DELETING) {
+		/* Detach waits for in-flight I/O: fail it instead. */
+		rdmablk_idev_stop_queues(idev, false);
+		goto out_unlock;
+	}
+	if (rdmablk_idev_state(idev) != RDMABLK_DEV_RECONNECTING)
+		goto out_unlock;
 
-	if (!deleting)
-		pr_warn("%s: connection to %pISpc lost; failing I/O until detached\n",
-			idev->name, &idev->addr);
-	rdmablk_idev_stop_queues(idev);
-	if (!deleting)
-		rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_STATE);
+	spin_lock_irqsave(&idev->state_lock, flags);
+	strscpy(why, idev->last_error, sizeof(why));
+	spin_unlock_irqrestore(&idev->state_lock, flags);
+	pr_warn("%s: connection to %pISpc lost (%s); reconnecting every %u s\n",
+		idev->name, &idev->addr, why,
+		READ_ONCE(idev->tmo.reconnect_delay));
+
+	cancel_delayed_work(&idev->ka_work);
+	rdmablk_idev_quiesce(idev);
+	rdmablk_idev_stop_queues(idev, true);
+	rdmablk_idev_free_queues(idev);
+
+	fail_tmo = READ_ONCE(idev->tmo.fast_io_fail_tmo);
+	if (fail_tmo >= 0)
+		queue_delayed_work(rdmablk_wq, &idev->fail_fast_work,
+				   fail_tmo * HZ);
+	queue_delayed_work(rdmablk_wq, &idev->reconnect_work,
+			   READ_ONCE(idev->tmo.reconnect_delay) * HZ);
+	rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_STATE, why);
+out_unlock:
+	mutex_unlock(&idev->recovery_lock);
+}
+
+static void rdmablk_idev_fail_fast_work(struct work_struct *work)
+{
+	struct rdmablk_idev *idev = container_of(to_delayed_work(work),
+						 struct rdmablk_idev,
+						 fail_fast_work);
+
+	mutex_lock(&idev->recovery_lock);
+	if (rdmablk_idev_state(idev) == RDMABLK_DEV_RECONNECTING) {
+		pr_warn("%s: fast_io_fail_tmo expired; failing I/O while reconnecting\n",
+			idev->name);
+		WRITE_ONCE(idev->fail_fast, true);
+		rdmablk_idev_unquiesce(idev);
+	}
+	mutex_unlock(&idev->recovery_lock);
+}
+
+static void rdmablk_idev_ka_work(struct work_struct *work)
+{
+	struct rdmablk_idev *idev = container_of(to_delayed_work(work),
+						 struct rdmablk_idev, ka_work);
+	u32 kato = READ_ONCE(idev->tmo.keepalive_tmo);
+	u32 i;
+	int ret;
+
+	/* Recovery frees queues under this lock; hold it while sending. */
+	mutex_lock(&idev->recovery_lock);
+	if (rdmablk_idev_state(idev) != RDMABLK_DEV_LIVE)
+		goto out_unlock;
+	for (i = 0; i < idev->nr_queues; i++) {
+		ret = rdmablk_iqueue_keepalive(&idev->queues[i]);
+		if (ret) {
+			rdmablk_idev_conn_lost(idev, ret == -ETIMEDOUT ?
+					       "keep-alive timeout" :
+					       "cannot send a keep-alive");
+			goto out_unlock;
+		}
+	}
+	/* Two keep-alives per interval: one lost one is not yet a loss. */
+	queue_delayed_work(rdmablk_wq, &idev->ka_work, kato * HZ / 2);
+out_unlock:
+	mutex_unlock(&idev->recovery_lock);
+}
+
+/* Connect and open queue @i; check it agrees with what queue 0 said. */
+static int rdmablk_idev_connect_queue(struct rdmablk_idev *idev, u32 i,
+				      struct netlink_ext_ack *extack)
+{
+	struct rdmablk_iqueue *q = &idev->queues[i];
+	int ret;
+
+	ret = rdmablk_iqueue_connect(q, idev->want_qd,
+				     READ_ONCE(idev->tmo.keepalive_tmo) * 1000,
+				     extack);
+	if (ret)
+		return ret;
+	ret = rdmablk_iqueue_open(q, extack);
+	if (ret)
+		return ret;
+	if (idev->queue_depth && q->params.queue_depth - 1 < idev->queue_depth) {
+		NL_SET_ERR_MSG(extack, "the target grants fewer credits than the device uses");
+		return -EPROTO;
+	}
+	if (i && (memcmp(q->open_info.uuid, idev->queues[0].open_info.uuid,
+			 RDMABLK_UUID_SIZE) ||
+		  q->open_info.size != idev->queues[0].open_info.size)) {
+		NL_SET_ERR_MSG(extack, "the target's queues disagree about the export");
+		return -EPROTO;
+	}
+	return rdmablk_iqueue_init_mrs(q, idev->max_io_size / SZ_4K + 1);
+}
+
+/* First connection: connect every queue and learn the limits. */
+static int rdmablk_idev_connect(struct rdmablk_idev *idev,
+				const struct rdmablk_attach_req *req,
+				struct netlink_ext_ack *extack)
+{
+	struct rdmablk_iqueue *q0;
+	u32 i, want;
+	int ret;
+
+	want = req->nr_queues ? req->nr_queues : num_online_cpus();
+	want = min_t(u32, want, RDMABLK_MAX_QUEUES);
+	idev->queues = kcalloc(want, sizeof(*idev->queues), GFP_KERNEL);
+	if (!idev->queues)
+		return -ENOMEM;
+	for (i = 0; i < want; i++) {
+		idev->queues[i].idev = idev;
+		idev->queues[i].qid = i;
+	}
+
+	/* One credit more than the tags: the keep-alive's. */
+	idev->want_qd = min_t(u32, req->queue_depth + 1, U16_MAX);
+	idev->max_io_size = RDMABLK_MAX_IO_SIZE;
+	q0 = &idev->queues[0];
+	idev->nr_queues = 1;
+	ret = rdmablk_iqueue_connect(q0, idev->want_qd,
+				     idev->tmo.keepalive_tmo * 1000, extack);
+	if (ret)
+		return ret;
+	ret = rdmablk_iqueue_open(q0, extack);
+	if (ret)
+		return ret;
+	idev->info = q0->open_info;
+	idev->queue_depth = q0->params.queue_depth - 1;
+	idev->want_qd = q0->params.queue_depth;
+	idev->max_io_size = q0->params.max_io_size;
+	idev->inline_max = q0->params.inline_max;
+	ret = rdmablk_iqueue_init_mrs(q0, idev->max_io_size / SZ_4K + 1);
+	if (ret)
+		return ret;
+
+	want = min_t(u32, want, q0->params.max_queues);
+	for (i = 1; i < want; i++) {
+		idev->nr_queues = i + 1;
+		ret = rdmablk_idev_connect_queue(idev, i, extack);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Reconnect attempt: every queue again, and the same export behind it. */
+static int rdmablk_idev_reconnect_queues(struct rdmablk_idev *idev,
+					 const char **why)
+{
+	struct rdmablk_open_info *info = &idev->queues[0].open_info;
+	struct netlink_ext_ack extack = {};
+	u32 i;
+	int ret;
+
+	for (i = 0; i < idev->nr_queues; i++) {
+		ret = rdmablk_idev_connect_queue(idev, i, &extack);
+		if (ret) {
+			*why = extack._msg ?: "cannot connect";
+			return ret;
+		}
+	}
+	if (memcmp(info->uuid, idev->info.uuid, RDMABLK_UUID_SIZE)) {
+		*why = "a different export (other UUID) is behind this name now";
+		return -ESTALE;
+	}
+	if ((info->flags ^ idev->info.flags) & RDMABLK_EXP_READ_ONLY ||
+	    info->logical_block_size != idev->info.logical_block_size) {
+		*why = "the export changed its block size or read-only setting";
+		return -ESTALE;
+	}
+	return 0;
+}
+
+static void rdmablk_idev_resize(struct rdmablk_idev *idev, u64 size)
+{
+	pr_info("%s: export %s resized from %llu to %llu bytes\n", idev->name,
+		idev->export_name, idev->info.size, size);
+	idev->info.size = size;
+	set_capacity_and_notify(idev->disk, size >> SECTOR_SHIFT);
+	rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_RESIZED, "export resized");
+}
+
+static void rdmablk_idev_give_up(struct rdmablk_idev *idev, const char *why)
+{
+	lockdep_assert_held(&idev->recovery_lock);
+	rdmablk_idev_set_state(idev, RDMABLK_DEV_DEAD, why);
+	cancel_delayed_work(&idev->fail_fast_work);
+	pr_err("%s: giving up on %s at %pISpc: %s; I/O fails until detached or reconnected\n",
+	       idev->name, idev->export_name, &idev->addr, why);
+	rdmablk_idev_unquiesce(idev);
+	rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_STATE, why);
+}
+
+static void rdmablk_idev_reconnect_work(struct work_struct *work)
+{
+	struct rdmablk_idev *idev = container_of(to_delayed_work(work),
+						 struct rdmablk_idev,
+						 reconnect_work);
+	const char *why = NULL;
+	unsigned long flags, lost_at;
+	u32 attempt, max;
+	s32 loss_tmo;
+	int ret;
+
+	mutex_lock(&idev->recovery_lock);
+	if (rdmablk_idev_state(idev) != RDMABLK_DEV_RECONNECTING)
+		goto out_unlock;
+
+	spin_lock_irqsave(&idev->state_lock, flags);
+	attempt = ++idev->attempt;
+	lost_at = idev->lost_at;
+	spin_unlock_irqrestore(&idev->state_lock, flags);
+	max = rdmablk_idev_max_attempts(&idev->tmo);
+
+	ret = rdmablk_idev_reconnect_queues(idev, &why);
+	if (ret == -ESTALE) {
+		rdmablk_idev_free_queues(idev);
+		rdmablk_idev_give_up(idev, why);
+		goto out_unlock;
+	}
+	if (ret) {
+		rdmablk_idev_free_queues(idev);
+		spin_lock_irqsave(&idev->state_lock, flags);
+		strscpy(idev->last_error, why, sizeof(idev->last_error));
+		spin_unlock_irqrestore(&idev->state_lock, flags);
+		loss_tmo = READ_ONCE(idev->tmo.ctrl_loss_tmo);
+		if (loss_tmo >= 0 &&
+		    time_after_eq(jiffies, lost_at + (unsigned long)loss_tmo * HZ)) {
+			rdmablk_idev_give_up(idev, "ctrl_loss_tmo expired");
+			goto out_unlock;
+		}
+		pr_info("%s: reconnect attempt %u%s%.0u failed: %s\n", idev->name,
+			attempt, max ? " of " : "", max, why);
+		queue_delayed_work(rdmablk_wq, &idev->reconnect_work,
+				   READ_ONCE(idev->tmo.reconnect_delay) * HZ);
+		rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_STATE, why);
+		goto out_unlock;
+	}
+
+	if (idev->queues[0].open_info.size != idev->info.size)
+		rdmablk_idev_resize(idev, idev->queues[0].open_info.size);
+	WRITE_ONCE(idev->fail_fast, false);
+	cancel_delayed_work(&idev->fail_fast_work);
+	rdmablk_idev_set_state(idev, RDMABLK_DEV_LIVE, NULL);
+	rdmablk_idev_unquiesce(idev);
+	queue_delayed_work(rdmablk_wq, &idev->ka_work,
+			   READ_ONCE(idev->tmo.keepalive_tmo) * HZ / 2);
+	pr_info("%s: reconnected to %pISpc after %u attempt%s\n", idev->name,
+		&idev->addr, attempt, attempt == 1 ? "" : "s");
+	rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_STATE, "reconnected");
+out_unlock:
+	mutex_unlock(&idev->recovery_lock);
 }
 
 static blk_status_t rdmablk_queue_rq(struct blk_mq_hw_ctx *hctx,
 				     const struct blk_mq_queue_data *bd)
 {
 	struct rdmablk_iqueue *queue = hctx->driver_data;
+	struct rdmablk_idev *idev = queue->idev;
 	struct request *rq = bd->rq;
 	blk_status_t sts;
 
-	if (unlikely(!test_bit(RDMABLK_IQ_LIVE, &queue->flags) ||
-		     rdmablk_idev_state(queue->idev) != RDMABLK_DEV_LIVE))
+	switch (rdmablk_idev_state(idev)) {
+	case RDMABLK_DEV_LIVE:
+		break;
+	case RDMABLK_DEV_RECONNECTING:
+		/* Quiesced while reconnecting, unless I/O is to fail fast. */
+		if (!READ_ONCE(idev->fail_fast))
+			return BLK_STS_RESOURCE;
 		return BLK_STS_IOERR;
+	default:
+		return BLK_STS_IOERR;
+	}
+	if (unlikely(!test_bit(RDMABLK_IQ_LIVE, &queue->flags)))
+		return BLK_STS_RESOURCE;
 
 	blk_mq_start_request(rq);
 	sts = rdmablk_iqueue_submit(queue, rq);
-	if (unlikely(sts == BLK_STS_IOERR))
-		rdmablk_idev_conn_lost(queue->idev);
+	if (unlikely(sts == BLK_STS_IOERR)) {
+		/* Not sent: the request goes back with the others. */
+		rdmablk_idev_conn_lost(idev, "cannot post a command");
+		blk_mq_requeue_request(rq, false);
+		return BLK_STS_OK;
+	}
 	return sts;
 }
 
@@ -159,6 +536,9 @@ static void rdmablk_complete_rq(struct request *rq)
 
 	rdmablk_ireq_unmap(rq);
 	switch (req->status) {
+	case RDMABLK_S_REQUEUE:
+		blk_mq_requeue_request(rq, false);
+		return;
 	case RDMABLK_S_OK:
 		sts = BLK_STS_OK;
 		break;
@@ -176,6 +556,8 @@ static void rdmablk_complete_rq(struct request *rq)
 		sts = BLK_STS_IOERR;
 		break;
 	}
+	if (sts != BLK_STS_OK && req->queue)
+		atomic64_inc(&req->queue->errors);
 	blk_mq_end_request(rq, sts);
 }
 
@@ -185,8 +567,8 @@ static enum blk_eh_timer_return rdmablk_timeout(struct request *rq)
 
 	pr_warn_ratelimited("%s: command timed out; treating the connection as lost\n",
 			    req->queue->idev->name);
-	/* err_work fails this request once the queues are stopped. */
-	rdmablk_idev_conn_lost(req->queue->idev);
+	/* err_work requeues this request once the queues are stopped. */
+	rdmablk_idev_conn_lost(req->queue->idev, "command timed out");
 	return BLK_EH_RESET_TIMER;
 }
 
@@ -229,78 +611,6 @@ static const struct block_device_operations rdmablk_bdev_ops = {
 	.owner = THIS_MODULE,
 };
 
-static void rdmablk_idev_free_queues(struct rdmablk_idev *idev)
-{
-	u32 i;
-
-	for (i = 0; idev->queues && i < idev->nr_queues; i++)
-		rdmablk_iqueue_free(&idev->queues[i]);
-}
-
-/* Connect and open every queue; the first one learns the limits. */
-static int rdmablk_idev_connect(struct rdmablk_idev *idev,
-				const struct rdmablk_attach_req *req,
-				struct netlink_ext_ack *extack)
-{
-	struct rdmablk_iqueue *q0;
-	u32 i, want;
-	int ret;
-
-	want = req->nr_queues ? req->nr_queues : num_online_cpus();
-	want = min_t(u32, want, RDMABLK_MAX_QUEUES);
-	idev->queues = kcalloc(want, sizeof(*idev->queues), GFP_KERNEL);
-	if (!idev->queues)
-		return -ENOMEM;
-	for (i = 0; i < want; i++) {
-		idev->queues[i].idev = idev;
-		idev->queues[i].qid = i;
-	}
-
-	q0 = &idev->queues[0];
-	idev->nr_queues = 1;
-	ret = rdmablk_iqueue_connect(q0, req->queue_depth, extack);
-	if (ret)
-		return ret;
-	ret = rdmablk_iqueue_open(q0, extack);
-	if (ret)
-		return ret;
-
-	idev->info = q0->open_info;
-	idev->queue_depth = q0->params.queue_depth;
-	idev->max_io_size = q0->params.max_io_size;
-	idev->inline_max = q0->params.inline_max;
-	want = min_t(u32, want, q0->params.max_queues);
-
-	for (i = 1; i < want; i++) {
-		struct rdmablk_iqueue *q = &idev->queues[i];
-
-		idev->nr_queues = i + 1;
-		ret = rdmablk_iqueue_connect(q, idev->queue_depth, extack);
-		if (ret)
-			return ret;
-		ret = rdmablk_iqueue_open(q, extack);
-		if (ret)
-			return ret;
-		if (q->params.queue_depth != idev->queue_depth ||
-		    memcmp(q->open_info.uuid, idev->info.uuid,
-			   RDMABLK_UUID_SIZE) ||
-		    q->open_info.size != idev->info.size) {
-			NL_SET_ERR_MSG(extack, "the target's queues disagree about the export");
-			return -EPROTO;
-		}
-	}
-
-	for (i = 0; i < idev->nr_queues; i++) {
-		ret = rdmablk_iqueue_init_mrs(&idev->queues[i],
-					      idev->max_io_size / SZ_4K + 1);
-		if (ret) {
-			NL_SET_ERR_MSG(extack, "cannot allocate memory registrations");
-			return ret;
-		}
-	}
-	return 0;
-}
-
 static void rdmablk_idev_set_limits(struct rdmablk_idev *idev)
 {
 	struct request_queue *q = idev->disk->queue;
@@ -318,8 +628,7 @@ static void rdmablk_idev_set_limits(struct rdmablk_idev *idev)
 	blk_queue_write_cache(q, info->flags & RDMABLK_EXP_FLUSH,
 			      info->flags & RDMABLK_EXP_FUA);
 	if (info->flags & RDMABLK_EXP_DISCARD) {
-		blk_queue_max_discard_sectors(q, min_t(u32, info->max_discard_sectors,
-						       UINT_MAX >> SECTOR_SHIFT));
+		blk_queue_max_discard_sectors(q, max_zero);
 		q->limits.discard_granularity = info->discard_granularity ?:
 						info->logical_block_size;
 	}
@@ -364,14 +673,14 @@ static int rdmablk_idev_add_disk(struct rdmablk_idev *idev)
 	strscpy(idev->disk->disk_name, idev->name, DISK_NAME_LEN);
 	rdmablk_idev_set_limits(idev);
 
-	rdmablk_idev_set_state(idev, RDMABLK_DEV_LIVE);
+	rdmablk_idev_set_state(idev, RDMABLK_DEV_LIVE, NULL);
 	ret = add_disk(idev->disk);
 	if (ret)
 		goto out_put_disk;
 	return 0;
 
 out_put_disk:
-	rdmablk_idev_set_state(idev, 0);
+	rdmablk_idev_set_state(idev, 0, NULL);
 	put_disk(idev->disk);
 	idev->disk = NULL;
 out_free_tags:
@@ -395,6 +704,7 @@ static struct rdmablk_idev *rdmablk_idev_find(const struct sockaddr_storage *add
 
 static void rdmablk_idev_free(struct rdmablk_idev *idev)
 {
+	mutex_destroy(&idev->recovery_lock);
 	kfree(idev->queues);
 	ida_free(&rdmablk_index_ida, idev->index);
 	kfree(idev);
@@ -422,8 +732,13 @@ int rdmablk_idev_attach(const struct rdmablk_attach_req *req,
 	idev->addr = req->addr;
 	strscpy(idev->export_name, req->export_name, sizeof(idev->export_name));
 	memcpy(idev->hostid, req->hostid, sizeof(idev->hostid));
+	idev->tmo = req->tmo;
 	spin_lock_init(&idev->state_lock);
+	mutex_init(&idev->recovery_lock);
 	INIT_WORK(&idev->err_work, rdmablk_idev_err_work);
+	INIT_DELAYED_WORK(&idev->reconnect_work, rdmablk_idev_reconnect_work);
+	INIT_DELAYED_WORK(&idev->fail_fast_work, rdmablk_idev_fail_fast_work);
+	INIT_DELAYED_WORK(&idev->ka_work, rdmablk_idev_ka_work);
 	idev->index = ida_alloc_max(&rdmablk_index_ida, (1 << MINORBITS) / 16 - 1,
 				    GFP_KERNEL);
 	if (idev->index < 0) {
@@ -452,12 +767,14 @@ int rdmablk_idev_attach(const struct rdmablk_attach_req *req,
 		NL_SET_ERR_MSG(extack, "cannot create the block device");
 		goto out_free_queues;
 	}
+	queue_delayed_work(rdmablk_wq, &idev->ka_work,
+			   idev->tmo.keepalive_tmo * HZ / 2);
 
 	pr_info("%s: attached %s on %pISpc, %llu bytes, %u queues of depth %u\n",
 		idev->name, idev->export_name, &idev->addr, idev->info.size,
 		idev->nr_queues, idev->queue_depth);
 	rdmablk_idev_snapshot(idev, info);
-	rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_ATTACHED);
+	rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_ATTACHED, NULL);
 	return 0;
 
 out_free_queues:
@@ -471,17 +788,46 @@ out_free_queues:
 
 static void rdmablk_idev_destroy(struct rdmablk_idev *idev)
 {
-	rdmablk_idev_set_state(idev, RDMABLK_DEV_DELETING);
+	u32 old;
+
+	old = rdmablk_idev_set_state(idev, RDMABLK_DEV_DELETING, NULL);
+	cancel_delayed_work_sync(&idev->ka_work);
+	cancel_delayed_work_sync(&idev->reconnect_work);
+	cancel_delayed_work_sync(&idev->fail_fast_work);
+	flush_work(&idev->err_work);
+
+	/* Not live: nothing will answer in-flight I/O; fail it now. */
+	if (old != RDMABLK_DEV_LIVE) {
+		mutex_lock(&idev->recovery_lock);
+		rdmablk_idev_stop_queues(idev, false);
+		rdmablk_idev_unquiesce(idev);
+		mutex_unlock(&idev->recovery_lock);
+	}
 	/* In-flight I/O completes over the live queues, or is failed. */
 	del_gendisk(idev->disk);
 	cancel_work_sync(&idev->err_work);
-	rdmablk_idev_stop_queues(idev);
+
+	mutex_lock(&idev->recovery_lock);
+	rdmablk_idev_stop_queues(idev, false);
 	rdmablk_idev_free_queues(idev);
+	mutex_unlock(&idev->recovery_lock);
 	put_disk(idev->disk);
 	blk_mq_free_tag_set(&idev->tag_set);
 	pr_info("%s: detached\n", idev->name);
-	rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_DETACHED);
+	rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_DETACHED, NULL);
 	rdmablk_idev_free(idev);
+}
+
+/* An attached device by index; the caller holds rdmablk_idevs_lock. */
+static struct rdmablk_idev *rdmablk_idev_by_index(int index)
+{
+	struct rdmablk_idev *idev;
+
+	lockdep_assert_held(&rdmablk_idevs_lock);
+	list_for_each_entry(idev, &rdmablk_idevs, node)
+		if (idev->index == index && idev->disk)
+			return idev;
+	return NULL;
 }
 
 /**
@@ -493,23 +839,106 @@ static void rdmablk_idev_destroy(struct rdmablk_idev *idev)
  */
 int rdmablk_idev_detach(int index, struct netlink_ext_ack *extack)
 {
-	struct rdmablk_idev *idev, *found = NULL;
+	struct rdmablk_idev *idev;
 
 	mutex_lock(&rdmablk_idevs_lock);
-	list_for_each_entry(idev, &rdmablk_idevs, node) {
-		if (idev->index == index && idev->disk) {
-			found = idev;
-			list_del(&idev->node);
-			break;
-		}
-	}
+	idev = rdmablk_idev_by_index(index);
+	if (idev)
+		list_del(&idev->node);
 	mutex_unlock(&rdmablk_idevs_lock);
-	if (!found) {
+	if (!idev) {
 		NL_SET_ERR_MSG(extack, "no attached device with this index");
 		return -ENOENT;
 	}
-	rdmablk_idev_destroy(found);
+	rdmablk_idev_destroy(idev);
 	return 0;
+}
+
+/**
+ * rdmablk_idev_set() - change the recovery settings of an attached device
+ * @req: which device, which settings
+ * @extack: where a failure is explained
+ *
+ * Return: 0, or -ENOENT.
+ */
+int rdmablk_idev_set(const struct rdmablk_dev_set_req *req,
+		     struct netlink_ext_ack *extack)
+{
+	struct rdmablk_idev *idev;
+	int ret = 0;
+
+	mutex_lock(&rdmablk_idevs_lock);
+	idev = rdmablk_idev_by_index(req->index);
+	if (!idev) {
+		NL_SET_ERR_MSG(extack, "no attached device with this index");
+		ret = -ENOENT;
+		goto out_unlock;
+	}
+	if (req->mask & RDMABLK_TMO_SET_RECONNECT_DELAY)
+		WRITE_ONCE(idev->tmo.reconnect_delay, req->tmo.reconnect_delay);
+	if (req->mask & RDMABLK_TMO_SET_CTRL_LOSS)
+		WRITE_ONCE(idev->tmo.ctrl_loss_tmo, req->tmo.ctrl_loss_tmo);
+	if (req->mask & RDMABLK_TMO_SET_FAST_IO_FAIL)
+		WRITE_ONCE(idev->tmo.fast_io_fail_tmo, req->tmo.fast_io_fail_tmo);
+	if (req->mask & RDMABLK_TMO_SET_KEEPALIVE)
+		WRITE_ONCE(idev->tmo.keepalive_tmo, req->tmo.keepalive_tmo);
+	pr_info("%s: reconnect_delay %u s, ctrl_loss_tmo %d s, fast_io_fail_tmo %d s, keep-alive %u s\n",
+		idev->name, idev->tmo.reconnect_delay, idev->tmo.ctrl_loss_tmo,
+		idev->tmo.fast_io_fail_tmo, idev->tmo.keepalive_tmo);
+out_unlock:
+	mutex_unlock(&rdmablk_idevs_lock);
+	return ret;
+}
+
+/**
+ * rdmablk_idev_reconnect() - try to reconnect now
+ * @index: N of rdmablkN
+ * @extack: where a failure is explained
+ *
+ * A reconnecting device tries at once instead of at its next timer; a
+ * device that gave up starts reconnecting again, with its timeouts
+ * counted from now.
+ *
+ * Return: 0, -ENOENT, or -EALREADY for a live device.
+ */
+int rdmablk_idev_reconnect(int index, struct netlink_ext_ack *extack)
+{
+	struct rdmablk_idev *idev;
+	unsigned long flags;
+	int ret = 0;
+
+	mutex_lock(&rdmablk_idevs_lock);
+	idev = rdmablk_idev_by_index(index);
+	if (!idev) {
+		NL_SET_ERR_MSG(extack, "no attached device with this index");
+		ret = -ENOENT;
+		goto out_unlock;
+	}
+	mutex_lock(&idev->recovery_lock);
+	spin_lock_irqsave(&idev->state_lock, flags);
+	switch (idev->state) {
+	case RDMABLK_DEV_DEAD:
+		idev->state = RDMABLK_DEV_RECONNECTING;
+		idev->lost_at = jiffies;
+		idev->attempt = 0;
+		fallthrough;
+	case RDMABLK_DEV_RECONNECTING:
+		spin_unlock_irqrestore(&idev->state_lock, flags);
+		/* A device that gave up was unquiesced to fail I/O. */
+		if (!READ_ONCE(idev->fail_fast))
+			rdmablk_idev_quiesce(idev);
+		mod_delayed_work(rdmablk_wq, &idev->reconnect_work, 0);
+		break;
+	default:
+		spin_unlock_irqrestore(&idev->state_lock, flags);
+		NL_SET_ERR_MSG(extack, "the device is connected");
+		ret = -EALREADY;
+		break;
+	}
+	mutex_unlock(&idev->recovery_lock);
+out_unlock:
+	mutex_unlock(&rdmablk_idevs_lock);
+	return ret;
 }
 
 /**
@@ -541,7 +970,10 @@ static int rdmablk_initiator_add_one(struct ib_device *dev)
 	return 0;
 }
 
-/* The RDMA device goes away: its queues must be freed now. */
+/*
+ * The RDMA device goes away: every queue on it must be freed before this
+ * returns. Devices recover like after any loss, once a device is back.
+ */
 static void rdmablk_initiator_remove_one(struct ib_device *dev, void *data)
 {
 	struct rdmablk_idev *idev;
@@ -549,18 +981,15 @@ static void rdmablk_initiator_remove_one(struct ib_device *dev, void *data)
 
 	mutex_lock(&rdmablk_idevs_lock);
 	list_for_each_entry(idev, &rdmablk_idevs, node) {
-		bool uses = false;
-
 		if (!idev->disk)
 			continue;
-		for (i = 0; i < idev->nr_queues; i++)
-			uses |= idev->queues[i].dev == dev;
-		if (!uses)
-			continue;
-		rdmablk_idev_conn_lost(idev);
+		rdmablk_idev_conn_lost(idev, "RDMA device removed");
 		flush_work(&idev->err_work);
+		mutex_lock(&idev->recovery_lock);
 		for (i = 0; i < idev->nr_queues; i++)
-			rdmablk_iqueue_free(&idev->queues[i]);
+			if (idev->queues[i].dev == dev)
+				rdmablk_iqueue_free(&idev->queues[i]);
+		mutex_unlock(&idev->recovery_lock);
 	}
 	mutex_unlock(&rdmablk_idevs_lock);
 }

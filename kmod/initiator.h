@@ -64,6 +64,12 @@ struct rdmablk_irecv {
  * @recvs: @nr_recvs receive buffers
  * @nr_recvs: count
  * @max_pages: pages one fast registration maps
+ * @ka_cmd: the keep-alive command, sent with the reserved last credit
+ * @ka_dma: its DMA address
+ * @ka_cqe: completion of its SEND
+ * @ka_pending: a keep-alive awaits its response
+ * @commands: commands sent since attach
+ * @errors: commands completed with an error since attach
  */
 struct rdmablk_iqueue {
 	struct rdmablk_idev *idev;
@@ -87,6 +93,14 @@ struct rdmablk_iqueue {
 	struct rdmablk_irecv *recvs;
 	unsigned int nr_recvs;
 	u32 max_pages;
+
+	struct rdmablk_cmd *ka_cmd;
+	u64 ka_dma;
+	struct ib_cqe ka_cqe;
+	bool ka_pending;
+
+	atomic64_t commands;
+	atomic64_t errors;
 };
 
 /**
@@ -144,8 +158,20 @@ struct rdmablk_ireq {
  * @tag_set: blk-mq tags
  * @disk: the block device, NULL until it exists
  * @state: enum rdmablk_dev_state, under @state_lock
- * @state_lock: protects @state
- * @err_work: fail I/O after the connection was lost
+ * @state_lock: protects @state, @lost_at, @attempt, @last_error
+ * @err_work: stops the queues after the connection was lost
+ * @tmo: recovery settings; read without a lock, written by DEV_SET
+ * @lost_at: jiffies when the connection was lost
+ * @attempt: reconnect attempts since then
+ * @last_error: why the connection was lost or the last attempt failed
+ * @recovery_lock: serialises err_work, reconnect_work, fail_fast_work and
+ *	teardown; protects @quiesced, @fail_fast and the queues' connections
+ * @quiesced: the request queue is quiesced by recovery
+ * @fail_fast: fast_io_fail_tmo expired: I/O fails while reconnecting
+ * @reconnect_work: the next reconnect attempt
+ * @fail_fast_work: fires fast_io_fail_tmo after the loss
+ * @ka_work: sends keep-alives, and notices unanswered ones
+ * @want_qd: credits asked for per queue, the keep-alive one included
  */
 struct rdmablk_idev {
 	struct list_head node;
@@ -163,13 +189,27 @@ struct rdmablk_idev {
 	struct blk_mq_tag_set tag_set;
 	struct gendisk *disk;
 	u32 state;
-	spinlock_t state_lock;	/* protects @state; irq-safe */
+	spinlock_t state_lock;	/* see above; irq-safe */
 	struct work_struct err_work;
+
+	struct rdmablk_tmo tmo;
+	unsigned long lost_at;
+	u32 attempt;
+	char last_error[RDMABLK_ERROR_LEN];
+
+	struct mutex recovery_lock;	/* see above */
+	bool quiesced;
+	bool fail_fast;
+	struct delayed_work reconnect_work;
+	struct delayed_work fail_fast_work;
+	struct delayed_work ka_work;
+	u16 want_qd;
 };
 
 /* iqueue.c */
 int rdmablk_iqueue_connect(struct rdmablk_iqueue *queue, u16 queue_depth,
-			   struct netlink_ext_ack *extack);
+			   u32 keepalive_ms, struct netlink_ext_ack *extack);
+int rdmablk_iqueue_keepalive(struct rdmablk_iqueue *queue);
 int rdmablk_iqueue_open(struct rdmablk_iqueue *queue,
 			struct netlink_ext_ack *extack);
 void rdmablk_iqueue_stop(struct rdmablk_iqueue *queue);
@@ -180,7 +220,10 @@ blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 void rdmablk_ireq_unmap(struct request *rq);
 
 /* idev.c */
-void rdmablk_idev_conn_lost(struct rdmablk_idev *idev);
+void rdmablk_idev_conn_lost(struct rdmablk_idev *idev, const char *why);
+int rdmablk_idev_set(const struct rdmablk_dev_set_req *req,
+		     struct netlink_ext_ack *extack);
+int rdmablk_idev_reconnect(int index, struct netlink_ext_ack *extack);
 int rdmablk_idev_attach(const struct rdmablk_attach_req *req,
 			struct rdmablk_dev_info *info,
 			struct netlink_ext_ack *extack);

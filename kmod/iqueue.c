@@ -38,7 +38,7 @@ static void rdmablk_iqueue_lost(struct rdmablk_iqueue *queue, const char *why)
 {
 	if (test_bit(RDMABLK_IQ_LIVE, &queue->flags))
 		iq_err(queue, "connection lost: %s\n", why);
-	rdmablk_idev_conn_lost(queue->idev);
+	rdmablk_idev_conn_lost(queue->idev, why);
 }
 
 static int rdmablk_irecv_post(struct rdmablk_irecv *recv)
@@ -88,6 +88,56 @@ static void rdmablk_ireq_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 	rdmablk_ireq_put(blk_mq_rq_from_pdu(req));
 }
 
+static void rdmablk_iqueue_ka_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rdmablk_iqueue *queue = container_of(wc->wr_cqe,
+						    struct rdmablk_iqueue, ka_cqe);
+
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			iq_err(queue, "keep-alive send failed: %s\n",
+			       ib_wc_status_msg(wc->status));
+		rdmablk_iqueue_lost(queue, "keep-alive send failed");
+	}
+}
+
+/**
+ * rdmablk_iqueue_keepalive() - send a keep-alive with the reserved credit
+ * @queue: the queue
+ *
+ * Return: 0 when sent or when the queue is not live; -ETIMEDOUT when the
+ * previous keep-alive was never answered; a posting error.
+ */
+int rdmablk_iqueue_keepalive(struct rdmablk_iqueue *queue)
+{
+	struct rdmablk_cmd_info c = {
+		.opcode = RDMABLK_OP_KEEPALIVE,
+		.tag = queue->params.queue_depth - 1,
+	};
+	struct ib_sge sge = {
+		.addr = queue->ka_dma,
+		.length = sizeof(*queue->ka_cmd),
+		.lkey = queue->pd->local_dma_lkey,
+	};
+	struct ib_send_wr wr = {
+		.wr_cqe = &queue->ka_cqe,
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = IB_WR_SEND,
+		.send_flags = IB_SEND_SIGNALED,
+	};
+
+	if (!test_bit(RDMABLK_IQ_LIVE, &queue->flags))
+		return 0;
+	if (READ_ONCE(queue->ka_pending))
+		return -ETIMEDOUT;
+	rdmablk_cmd_encode(queue->ka_cmd, &c);
+	ib_dma_sync_single_for_device(queue->dev, queue->ka_dma,
+				      sizeof(*queue->ka_cmd), DMA_TO_DEVICE);
+	WRITE_ONCE(queue->ka_pending, true);
+	return ib_post_send(queue->qp, &wr, NULL);
+}
+
 static void rdmablk_iqueue_open_done(struct rdmablk_iqueue *queue,
 				     const struct rdmablk_rsp *rsp, u32 len)
 {
@@ -112,7 +162,7 @@ static void rdmablk_iqueue_response(struct rdmablk_iqueue *queue,
 	struct rdmablk_ireq *req;
 	struct request *rq;
 
-	if (tag >= queue->params.queue_depth || !tags)
+	if (tag >= queue->params.queue_depth - 1 || !tags)
 		goto bad;
 	rq = blk_mq_tag_to_rq(tags, tag);
 	if (!rq || blk_mq_rq_state(rq) != MQ_RQ_IN_FLIGHT)
@@ -166,10 +216,16 @@ static void rdmablk_iqueue_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		return;
 	}
 
-	if (rsp->opcode == RDMABLK_OP_OPEN)
+	if (rsp->opcode == RDMABLK_OP_OPEN) {
 		rdmablk_iqueue_open_done(queue, rsp, wc->byte_len);
-	else
+	} else if (rsp->opcode == RDMABLK_OP_KEEPALIVE) {
+		if (le16_to_cpu(rsp->tag) != queue->params.queue_depth - 1 ||
+		    rsp->status != cpu_to_le16(RDMABLK_S_OK))
+			rdmablk_iqueue_lost(queue, "bad keep-alive response");
+		WRITE_ONCE(queue->ka_pending, false);
+	} else {
 		rdmablk_iqueue_response(queue, rsp, wc);
+	}
 
 	if (rdmablk_irecv_post(recv))
 		rdmablk_iqueue_lost(queue, "cannot post a receive");
@@ -329,6 +385,7 @@ static int rdmablk_iqueue_create_qp(struct rdmablk_iqueue *queue, u16 qd)
  * rdmablk_iqueue_connect() - connect a queue to the target
  * @queue: the queue, with @idev and @qid set
  * @queue_depth: credits to ask for
+ * @keepalive_ms: keep-alive interval announced to the target
  * @extack: where a failure is explained
  *
  * Resolves the address and route, creates the verbs resources and
@@ -337,7 +394,7 @@ static int rdmablk_iqueue_create_qp(struct rdmablk_iqueue *queue, u16 qd)
  * Return: 0, or a negative errno with @extack set.
  */
 int rdmablk_iqueue_connect(struct rdmablk_iqueue *queue, u16 queue_depth,
-			   struct netlink_ext_ack *extack)
+			   u32 keepalive_ms, struct netlink_ext_ack *extack)
 {
 	struct rdmablk_idev *idev = queue->idev;
 	struct rdma_conn_param param = {};
@@ -346,6 +403,7 @@ int rdmablk_iqueue_connect(struct rdmablk_iqueue *queue, u16 queue_depth,
 		.queue_id = queue->qid,
 		.queue_depth = queue_depth,
 		.flags = RDMABLK_CONN_REMOTE_INV,
+		.keepalive_ms = keepalive_ms,
 	};
 	struct rdmablk_conn_req creq;
 	unsigned int i;
@@ -353,8 +411,13 @@ int rdmablk_iqueue_connect(struct rdmablk_iqueue *queue, u16 queue_depth,
 
 	init_completion(&queue->cm_done);
 	init_completion(&queue->open_done);
+	memset(&queue->params, 0, sizeof(queue->params));
 	queue->params.queue_depth = queue_depth;
 	queue->nr_recvs = queue_depth + 1;
+	queue->rej_reason = 0;
+	queue->max_pages = 0;
+	queue->ka_pending = false;
+	queue->ka_cqe.done = rdmablk_iqueue_ka_send_done;
 
 	queue->cm_id = rdma_create_id(&init_net, rdmablk_iqueue_cm_handler,
 				      queue, RDMA_PS_TCP, IB_QPT_RC);
@@ -399,10 +462,21 @@ int rdmablk_iqueue_connect(struct rdmablk_iqueue *queue, u16 queue_depth,
 	ret = rdmablk_iqueue_alloc_recvs(queue);
 	if (ret)
 		goto out_destroy_qp;
+	queue->ka_cmd = kzalloc(sizeof(*queue->ka_cmd), GFP_KERNEL);
+	if (!queue->ka_cmd) {
+		ret = -ENOMEM;
+		goto out_free_recvs;
+	}
+	queue->ka_dma = ib_dma_map_single(queue->dev, queue->ka_cmd,
+					  sizeof(*queue->ka_cmd), DMA_TO_DEVICE);
+	if (ib_dma_mapping_error(queue->dev, queue->ka_dma)) {
+		ret = -ENOMEM;
+		goto out_free_ka;
+	}
 	for (i = 0; i < queue->nr_recvs; i++) {
 		ret = rdmablk_irecv_post(&queue->recvs[i]);
 		if (ret)
-			goto out_free_recvs;
+			goto out_unmap_ka;
 	}
 
 	rdmablk_conn_req_encode(&creq, &p);
@@ -427,15 +501,27 @@ int rdmablk_iqueue_connect(struct rdmablk_iqueue *queue, u16 queue_depth,
 			NL_SET_ERR_MSG(extack, "the target answered with an invalid connect reply");
 		else
 			NL_SET_ERR_MSG(extack, "cannot connect to the target");
-		goto out_free_recvs;
+		goto out_drain;
+	}
+	if (queue->params.queue_depth < 2) {
+		NL_SET_ERR_MSG(extack, "the target granted fewer than 2 credits");
+		ret = -EPROTO;
+		goto out_drain;
 	}
 	set_bit(RDMABLK_IQ_ALLOCATED, &queue->flags);
 	set_bit(RDMABLK_IQ_LIVE, &queue->flags);
 	return 0;
 
-out_free_recvs:
+out_drain:
 	rdma_disconnect(queue->cm_id);
 	ib_drain_qp(queue->qp);
+out_unmap_ka:
+	ib_dma_unmap_single(queue->dev, queue->ka_dma, sizeof(*queue->ka_cmd),
+			    DMA_TO_DEVICE);
+out_free_ka:
+	kfree(queue->ka_cmd);
+	queue->ka_cmd = NULL;
+out_free_recvs:
 	rdmablk_iqueue_free_recvs(queue);
 out_destroy_qp:
 	rdma_destroy_qp(queue->cm_id);
@@ -525,7 +611,8 @@ int rdmablk_iqueue_open(struct rdmablk_iqueue *queue,
 		NL_SET_ERR_MSG(extack,
 			       "the target has no export of this name (rdmablkctl export list on the target)");
 	else if (queue->open_status == RDMABLK_S_DENIED)
-		NL_SET_ERR_MSG(extack, "the target does not allow this host to use the export");
+		NL_SET_ERR_MSG(extack,
+			       "the target's allow list for this export does not name this host's id (/etc/rdmablk/hostid)");
 	else if (ret)
 		NL_SET_ERR_MSG(extack, "the target refused to open the export");
 
@@ -564,6 +651,10 @@ void rdmablk_iqueue_free(struct rdmablk_iqueue *queue)
 	rdma_destroy_qp(queue->cm_id);
 	ib_free_cq(queue->cq);
 	rdmablk_iqueue_free_recvs(queue);
+	ib_dma_unmap_single(queue->dev, queue->ka_dma, sizeof(*queue->ka_cmd),
+			    DMA_TO_DEVICE);
+	kfree(queue->ka_cmd);
+	queue->ka_cmd = NULL;
 	ib_dealloc_pd(queue->pd);
 	rdma_destroy_id(queue->cm_id);
 	queue->cm_id = NULL;
@@ -747,6 +838,7 @@ blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 	ret = ib_post_send(queue->qp, first, NULL);
 	if (ret)
 		goto out_unmap;
+	atomic64_inc(&queue->commands);
 	return BLK_STS_OK;
 
 out_unmap:

@@ -26,6 +26,9 @@ static const struct genl_multicast_group rdmablk_mcgrps[] = {
 
 static struct genl_family rdmablk_genl_family;
 
+/* Room for the largest single message: a device with all its queues. */
+#define RDMABLK_NL_MSG_SIZE	8192
+
 /* Set while the family is registered; events are dropped otherwise. */
 static bool rdmablk_nl_up;
 
@@ -34,7 +37,7 @@ static int rdmablk_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	void *hdr;
 
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	msg = genlmsg_new(RDMABLK_NL_MSG_SIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
 
@@ -78,7 +81,7 @@ static struct sk_buff *rdmablk_nl_event_new(enum rdmablk_event event,
 
 	if (!READ_ONCE(rdmablk_nl_up))
 		return NULL;
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	msg = genlmsg_new(RDMABLK_NL_MSG_SIZE, GFP_KERNEL);
 	if (!msg)
 		return NULL;
 	*hdr = genlmsg_put(msg, 0, 0, &rdmablk_genl_family, 0,
@@ -172,25 +175,54 @@ void rdmablk_nl_event_listener(enum rdmablk_event event,
 
 static int rdmablk_nl_export_add(struct sk_buff *skb, struct genl_info *info)
 {
-	struct rdmablk_export_req req;
+	struct rdmablk_export_req *req;
 	int ret;
 
-	ret = rdmablk_nl_parse_export(info->attrs, true, &req, info->extack);
-	if (ret)
-		return ret;
-	return rdmablk_export_add(req.name, req.path, req.uuid, req.read_only,
-				  info->extack);
+	req = kmalloc(sizeof(*req), GFP_KERNEL);
+	if (!req)
+		return -ENOMEM;
+	ret = rdmablk_nl_parse_export(info->attrs, true, req, info->extack);
+	if (!ret)
+		ret = rdmablk_export_add(req, info->extack);
+	kfree(req);
+	return ret;
 }
 
 static int rdmablk_nl_export_del(struct sk_buff *skb, struct genl_info *info)
 {
-	struct rdmablk_export_req req;
+	struct rdmablk_export_req *req;
 	int ret;
 
-	ret = rdmablk_nl_parse_export(info->attrs, false, &req, info->extack);
-	if (ret)
-		return ret;
-	return rdmablk_export_del(req.name, info->extack);
+	req = kmalloc(sizeof(*req), GFP_KERNEL);
+	if (!req)
+		return -ENOMEM;
+	ret = rdmablk_nl_parse_export(info->attrs, false, req, info->extack);
+	if (!ret)
+		ret = rdmablk_export_del(req->name, info->extack);
+	kfree(req);
+	return ret;
+}
+
+static int rdmablk_nl_put_allowed(struct sk_buff *msg,
+				  const struct rdmablk_export_info *ei)
+{
+	struct nlattr *nest;
+	u32 i;
+
+	if (!ei->nr_allowed)
+		return 0;
+	nest = nla_nest_start(msg, RDMABLK_ATTR_ALLOWED_HOSTS);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < ei->nr_allowed; i++) {
+		if (nla_put(msg, RDMABLK_ATTR_HOSTID, RDMABLK_UUID_SIZE,
+			    ei->allowed[i])) {
+			nla_nest_cancel(msg, nest);
+			return -EMSGSIZE;
+		}
+	}
+	nla_nest_end(msg, nest);
+	return 0;
 }
 
 /* cb->args[0]: index of the next export to dump. */
@@ -220,7 +252,8 @@ static int rdmablk_nl_export_dump(struct sk_buff *skb,
 				ei->logical_block_size) ||
 		    nla_put_u32(skb, RDMABLK_ATTR_PHYSICAL_BLOCK_SIZE,
 				ei->physical_block_size) ||
-		    nla_put_u32(skb, RDMABLK_ATTR_NR_CONNECTIONS, ei->nr_conns)) {
+		    nla_put_u32(skb, RDMABLK_ATTR_NR_CONNECTIONS, ei->nr_conns) ||
+		    rdmablk_nl_put_allowed(skb, ei)) {
 			genlmsg_cancel(skb, hdr);
 			break;
 		}
@@ -229,6 +262,33 @@ static int rdmablk_nl_export_dump(struct sk_buff *skb,
 	kfree(ei);
 	cb->args[0] = idx;
 	return skb->len;
+}
+
+static int rdmablk_nl_put_queues(struct sk_buff *msg,
+				 const struct rdmablk_dev_info *di)
+{
+	struct nlattr *queues, *q;
+	u32 i;
+
+	queues = nla_nest_start(msg, RDMABLK_ATTR_QUEUES);
+	if (!queues)
+		return -EMSGSIZE;
+	for (i = 0; i < di->nr_queues && i < RDMABLK_MAX_QUEUES; i++) {
+		q = nla_nest_start(msg, RDMABLK_ATTR_QUEUE);
+		if (!q ||
+		    nla_put_u32(msg, RDMABLK_ATTR_QUEUE_ID, i) ||
+		    nla_put_u32(msg, RDMABLK_ATTR_QUEUE_STATE, di->queue[i].state) ||
+		    nla_put_u64_64bit(msg, RDMABLK_ATTR_QUEUE_COMMANDS,
+				      di->queue[i].commands, RDMABLK_ATTR_PAD) ||
+		    nla_put_u64_64bit(msg, RDMABLK_ATTR_QUEUE_ERRORS,
+				      di->queue[i].errors, RDMABLK_ATTR_PAD)) {
+			nla_nest_cancel(msg, queues);
+			return -EMSGSIZE;
+		}
+		nla_nest_end(msg, q);
+	}
+	nla_nest_end(msg, queues);
+	return 0;
 }
 
 static int rdmablk_nl_put_dev(struct sk_buff *msg,
@@ -249,7 +309,18 @@ static int rdmablk_nl_put_dev(struct sk_buff *msg,
 	     nla_put_flag(msg, RDMABLK_ATTR_READ_ONLY)) ||
 	    nla_put_u32(msg, RDMABLK_ATTR_NR_QUEUES, di->nr_queues) ||
 	    nla_put_u32(msg, RDMABLK_ATTR_QUEUE_DEPTH, di->queue_depth) ||
-	    nla_put_u32(msg, RDMABLK_ATTR_DEV_STATE, di->state))
+	    nla_put_u32(msg, RDMABLK_ATTR_DEV_STATE, di->state) ||
+	    nla_put_u32(msg, RDMABLK_ATTR_RECONNECT_DELAY, di->tmo.reconnect_delay) ||
+	    nla_put_s32(msg, RDMABLK_ATTR_CTRL_LOSS_TMO, di->tmo.ctrl_loss_tmo) ||
+	    nla_put_s32(msg, RDMABLK_ATTR_FAST_IO_FAIL_TMO,
+			di->tmo.fast_io_fail_tmo) ||
+	    nla_put_u32(msg, RDMABLK_ATTR_KEEPALIVE_TMO, di->tmo.keepalive_tmo) ||
+	    nla_put_u32(msg, RDMABLK_ATTR_RECONNECT_ATTEMPT, di->attempt) ||
+	    nla_put_u32(msg, RDMABLK_ATTR_RECONNECT_MAX, di->max_attempts) ||
+	    nla_put_u32(msg, RDMABLK_ATTR_NEXT_ATTEMPT_MS, di->next_attempt_ms) ||
+	    (di->last_error[0] &&
+	     nla_put_string(msg, RDMABLK_ATTR_LAST_ERROR, di->last_error)) ||
+	    rdmablk_nl_put_queues(msg, di))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -274,7 +345,7 @@ static int rdmablk_nl_attach(struct sk_buff *skb, struct genl_info *info)
 		goto out_free;
 
 	ret = -ENOMEM;
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	msg = genlmsg_new(RDMABLK_NL_MSG_SIZE, GFP_KERNEL);
 	if (!msg)
 		goto out_free;
 	hdr = genlmsg_put_reply(msg, info, &rdmablk_genl_family, 0,
@@ -289,6 +360,28 @@ static int rdmablk_nl_attach(struct sk_buff *skb, struct genl_info *info)
 out_free:
 	kfree(di);
 	return ret;
+}
+
+static int rdmablk_nl_dev_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct rdmablk_dev_set_req req;
+	int ret;
+
+	ret = rdmablk_nl_parse_dev_set(info->attrs, &req, info->extack);
+	if (ret)
+		return ret;
+	return rdmablk_idev_set(&req, info->extack);
+}
+
+static int rdmablk_nl_reconnect(struct sk_buff *skb, struct genl_info *info)
+{
+	if (GENL_REQ_ATTR_CHECK(info, RDMABLK_ATTR_DEV_INDEX)) {
+		NL_SET_ERR_MSG(info->extack,
+			       "missing RDMABLK_ATTR_DEV_INDEX: which rdmablkN to reconnect");
+		return -EINVAL;
+	}
+	return rdmablk_idev_reconnect(nla_get_u32(info->attrs[RDMABLK_ATTR_DEV_INDEX]),
+				      info->extack);
 }
 
 static int rdmablk_nl_detach(struct sk_buff *skb, struct genl_info *info)
@@ -356,9 +449,10 @@ void rdmablk_nl_event_export(enum rdmablk_event event, const char *name,
  * rdmablk_nl_event_dev() - tell the events group about a device
  * @event: RDMABLK_EVENT_DEVICE_*
  * @di: the device
+ * @reason: what caused it, or NULL
  */
 void rdmablk_nl_event_dev(enum rdmablk_event event,
-			  const struct rdmablk_dev_info *di)
+			  const struct rdmablk_dev_info *di, const char *reason)
 {
 	struct sk_buff *msg;
 	void *hdr;
@@ -366,7 +460,8 @@ void rdmablk_nl_event_dev(enum rdmablk_event event,
 	msg = rdmablk_nl_event_new(event, &hdr);
 	if (!msg)
 		return;
-	if (rdmablk_nl_put_dev(msg, di)) {
+	if (rdmablk_nl_put_dev(msg, di) ||
+	    (reason && nla_put_string(msg, RDMABLK_ATTR_REASON, reason))) {
 		nlmsg_free(msg);
 		return;
 	}
@@ -436,6 +531,20 @@ static const struct genl_ops rdmablk_genl_ops[] = {
 		.policy = rdmablk_nl_detach_policy,
 		.maxattr = RDMABLK_ATTR_MAX,
 		.doit = rdmablk_nl_detach,
+	},
+	{
+		.cmd = RDMABLK_CMD_DEV_SET,
+		.flags = GENL_ADMIN_PERM,
+		.policy = rdmablk_nl_dev_set_policy,
+		.maxattr = RDMABLK_ATTR_MAX,
+		.doit = rdmablk_nl_dev_set,
+	},
+	{
+		.cmd = RDMABLK_CMD_RECONNECT,
+		.flags = GENL_ADMIN_PERM,
+		.policy = rdmablk_nl_detach_policy,
+		.maxattr = RDMABLK_ATTR_MAX,
+		.doit = rdmablk_nl_reconnect,
 	},
 	{
 		.cmd = RDMABLK_CMD_DEV_GET,

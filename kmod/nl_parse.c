@@ -55,6 +55,10 @@ int rdmablk_nl_parse_listen(struct net *net, struct nlattr **attrs,
 	return 0;
 }
 
+static const struct nla_policy rdmablk_nl_allowed_policy[RDMABLK_ATTR_MAX + 1] = {
+	[RDMABLK_ATTR_HOSTID] = NLA_POLICY_EXACT_LEN(RDMABLK_UUID_SIZE),
+};
+
 const struct nla_policy rdmablk_nl_export_policy[RDMABLK_ATTR_MAX + 1] = {
 	[RDMABLK_ATTR_EXPORT_NAME] = { .type = NLA_NUL_STRING,
 				       .len = RDMABLK_EXPORT_NAME_MAX - 1 },
@@ -62,6 +66,19 @@ const struct nla_policy rdmablk_nl_export_policy[RDMABLK_ATTR_MAX + 1] = {
 				       .len = RDMABLK_PATH_MAX - 1 },
 	[RDMABLK_ATTR_UUID] = NLA_POLICY_EXACT_LEN(RDMABLK_UUID_SIZE),
 	[RDMABLK_ATTR_READ_ONLY] = { .type = NLA_FLAG },
+	[RDMABLK_ATTR_ALLOWED_HOSTS] =
+		NLA_POLICY_NESTED_ARRAY(rdmablk_nl_allowed_policy),
+};
+
+/* Not const: the 6.1 policy holds a non-const pointer to them. */
+static struct netlink_range_validation rdmablk_tmo_range = {
+	.min = 1,
+	.max = RDMABLK_MAX_TMO,
+};
+
+static struct netlink_range_validation_signed rdmablk_tmo_range_signed = {
+	.min = RDMABLK_TMO_OFF,
+	.max = RDMABLK_MAX_TMO,
 };
 
 const struct nla_policy rdmablk_nl_attach_policy[RDMABLK_ATTR_MAX + 1] = {
@@ -75,6 +92,24 @@ const struct nla_policy rdmablk_nl_attach_policy[RDMABLK_ATTR_MAX + 1] = {
 						    RDMABLK_MAX_QUEUES),
 	[RDMABLK_ATTR_QUEUE_DEPTH] = NLA_POLICY_RANGE(NLA_U32, 1,
 						      RDMABLK_MAX_QUEUE_DEPTH),
+	[RDMABLK_ATTR_RECONNECT_DELAY] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &rdmablk_tmo_range),
+	[RDMABLK_ATTR_CTRL_LOSS_TMO] =
+		NLA_POLICY_FULL_RANGE_SIGNED(NLA_S32, &rdmablk_tmo_range_signed),
+	[RDMABLK_ATTR_FAST_IO_FAIL_TMO] =
+		NLA_POLICY_FULL_RANGE_SIGNED(NLA_S32, &rdmablk_tmo_range_signed),
+	[RDMABLK_ATTR_KEEPALIVE_TMO] = NLA_POLICY_RANGE(NLA_U32, 1, 3600),
+};
+
+const struct nla_policy rdmablk_nl_dev_set_policy[RDMABLK_ATTR_MAX + 1] = {
+	[RDMABLK_ATTR_DEV_INDEX] = { .type = NLA_U32 },
+	[RDMABLK_ATTR_RECONNECT_DELAY] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &rdmablk_tmo_range),
+	[RDMABLK_ATTR_CTRL_LOSS_TMO] =
+		NLA_POLICY_FULL_RANGE_SIGNED(NLA_S32, &rdmablk_tmo_range_signed),
+	[RDMABLK_ATTR_FAST_IO_FAIL_TMO] =
+		NLA_POLICY_FULL_RANGE_SIGNED(NLA_S32, &rdmablk_tmo_range_signed),
+	[RDMABLK_ATTR_KEEPALIVE_TMO] = NLA_POLICY_RANGE(NLA_U32, 1, 3600),
 };
 
 const struct nla_policy rdmablk_nl_detach_policy[RDMABLK_ATTR_MAX + 1] = {
@@ -94,6 +129,33 @@ static int rdmablk_nl_parse_name(struct nlattr **attrs, char *name,
 		NL_SET_ERR_MSG_ATTR(extack, attrs[RDMABLK_ATTR_EXPORT_NAME],
 				    "export names use letters, digits and . _ : - only");
 		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ALLOWED_HOSTS: a nest of HOSTID attributes, validated by the policy. */
+static int rdmablk_nl_parse_allowed(const struct nlattr *nest,
+				    struct rdmablk_export_req *req,
+				    struct netlink_ext_ack *extack)
+{
+	const struct nlattr *attr;
+	int rem;
+
+	if (!nest)
+		return 0;
+	nla_for_each_nested(attr, nest, rem) {
+		if (nla_type(attr) != RDMABLK_ATTR_HOSTID) {
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "ALLOWED_HOSTS holds HOSTID attributes only");
+			return -EINVAL;
+		}
+		if (req->nr_allowed == RDMABLK_MAX_ALLOWED_HOSTS) {
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "too many allowed hosts for one export");
+			return -E2BIG;
+		}
+		nla_memcpy(req->allowed[req->nr_allowed++], attr,
+			   RDMABLK_UUID_SIZE);
 	}
 	return 0;
 }
@@ -143,7 +205,32 @@ int rdmablk_nl_parse_export(struct nlattr **attrs, bool add,
 		return -EINVAL;
 	}
 	req->read_only = nla_get_flag(attrs[RDMABLK_ATTR_READ_ONLY]);
-	return 0;
+	return rdmablk_nl_parse_allowed(attrs[RDMABLK_ATTR_ALLOWED_HOSTS], req,
+					extack);
+}
+
+/* Take the timeouts present in @attrs; return which were present. */
+static u32 rdmablk_nl_parse_tmo(struct nlattr **attrs, struct rdmablk_tmo *tmo)
+{
+	u32 mask = 0;
+
+	if (attrs[RDMABLK_ATTR_RECONNECT_DELAY]) {
+		tmo->reconnect_delay = nla_get_u32(attrs[RDMABLK_ATTR_RECONNECT_DELAY]);
+		mask |= RDMABLK_TMO_SET_RECONNECT_DELAY;
+	}
+	if (attrs[RDMABLK_ATTR_CTRL_LOSS_TMO]) {
+		tmo->ctrl_loss_tmo = nla_get_s32(attrs[RDMABLK_ATTR_CTRL_LOSS_TMO]);
+		mask |= RDMABLK_TMO_SET_CTRL_LOSS;
+	}
+	if (attrs[RDMABLK_ATTR_FAST_IO_FAIL_TMO]) {
+		tmo->fast_io_fail_tmo = nla_get_s32(attrs[RDMABLK_ATTR_FAST_IO_FAIL_TMO]);
+		mask |= RDMABLK_TMO_SET_FAST_IO_FAIL;
+	}
+	if (attrs[RDMABLK_ATTR_KEEPALIVE_TMO]) {
+		tmo->keepalive_tmo = nla_get_u32(attrs[RDMABLK_ATTR_KEEPALIVE_TMO]);
+		mask |= RDMABLK_TMO_SET_KEEPALIVE;
+	}
+	return mask;
 }
 
 /**
@@ -185,5 +272,36 @@ int rdmablk_nl_parse_attach(struct net *net, struct nlattr **attrs,
 	req->queue_depth = attrs[RDMABLK_ATTR_QUEUE_DEPTH] ?
 			   nla_get_u32(attrs[RDMABLK_ATTR_QUEUE_DEPTH]) :
 			   RDMABLK_DEFAULT_QUEUE_DEPTH;
+	req->tmo.reconnect_delay = RDMABLK_DEFAULT_RECONNECT_DELAY;
+	req->tmo.ctrl_loss_tmo = RDMABLK_DEFAULT_CTRL_LOSS_TMO;
+	req->tmo.fast_io_fail_tmo = RDMABLK_TMO_OFF;
+	req->tmo.keepalive_tmo = RDMABLK_DEFAULT_KEEPALIVE_TMO;
+	rdmablk_nl_parse_tmo(attrs, &req->tmo);
+	return 0;
+}
+
+/**
+ * rdmablk_nl_parse_dev_set() - decode DEV_SET
+ * @attrs: attributes validated against rdmablk_nl_dev_set_policy
+ * @req: result
+ * @extack: where a rejection is explained
+ *
+ * Return: 0, or -EINVAL with @extack set.
+ */
+int rdmablk_nl_parse_dev_set(struct nlattr **attrs,
+			     struct rdmablk_dev_set_req *req,
+			     struct netlink_ext_ack *extack)
+{
+	memset(req, 0, sizeof(*req));
+	if (NL_REQ_ATTR_CHECK(extack, NULL, attrs, RDMABLK_ATTR_DEV_INDEX)) {
+		NL_SET_ERR_MSG(extack, "missing RDMABLK_ATTR_DEV_INDEX: which rdmablkN to change");
+		return -EINVAL;
+	}
+	req->index = nla_get_u32(attrs[RDMABLK_ATTR_DEV_INDEX]);
+	req->mask = rdmablk_nl_parse_tmo(attrs, &req->tmo);
+	if (!req->mask) {
+		NL_SET_ERR_MSG(extack, "nothing to change: give a timeout to set");
+		return -EINVAL;
+	}
 	return 0;
 }

@@ -36,6 +36,7 @@ void rdmablk_conn_req_encode(struct rdmablk_conn_req *req,
 	req->queue_id = cpu_to_le16(p->queue_id);
 	req->queue_depth = cpu_to_le16(p->queue_depth);
 	req->flags = cpu_to_le32(p->flags);
+	req->keepalive_ms = cpu_to_le32(p->keepalive_ms);
 }
 
 /**
@@ -63,6 +64,7 @@ int rdmablk_conn_req_decode(const void *data, size_t len,
 	if (!p->queue_depth)
 		return RDMABLK_REJ_QUEUE_DEPTH;
 	p->flags = le32_to_cpu(req->flags);
+	p->keepalive_ms = le32_to_cpu(req->keepalive_ms);
 	return 0;
 }
 

@@ -25,6 +25,7 @@
  * @flags: RDMABLK_CONN_*
  * @max_io_size: bytes (reply only)
  * @inline_max: bytes (reply only)
+ * @keepalive_ms: keep-alive interval (request only), 0 = none
  */
 struct rdmablk_conn_params {
 	u16 version;
@@ -34,6 +35,7 @@ struct rdmablk_conn_params {
 	u32 flags;
 	u32 max_io_size;
 	u32 inline_max;
+	u32 keepalive_ms;
 };
 
 /**

@@ -58,12 +58,49 @@ int rdmablk_nl_parse_listen(struct net *net, struct nlattr **attrs,
  * @path: block device path
  * @uuid: identity
  * @read_only: refuse writes
+ * @nr_allowed: entries in @allowed; 0 lets every host connect
+ * @allowed: host ids allowed to open the export
  */
 struct rdmablk_export_req {
 	char name[RDMABLK_EXPORT_NAME_MAX];
 	char path[RDMABLK_PATH_MAX];
 	u8 uuid[RDMABLK_UUID_SIZE];
 	bool read_only;
+	u32 nr_allowed;
+	u8 allowed[RDMABLK_MAX_ALLOWED_HOSTS][RDMABLK_UUID_SIZE];
+};
+
+/**
+ * struct rdmablk_tmo - recovery settings of an attached device, in seconds
+ * @reconnect_delay: between reconnect attempts
+ * @ctrl_loss_tmo: reconnecting this long gives up; RDMABLK_TMO_OFF: never
+ * @fast_io_fail_tmo: I/O fails after this long reconnecting;
+ *	RDMABLK_TMO_OFF: I/O waits for the reconnect
+ * @keepalive_tmo: a peer silent this long is gone
+ */
+struct rdmablk_tmo {
+	u32 reconnect_delay;
+	s32 ctrl_loss_tmo;
+	s32 fast_io_fail_tmo;
+	u32 keepalive_tmo;
+};
+
+/* Which fields of a struct rdmablk_tmo a DEV_SET request carries. */
+#define RDMABLK_TMO_SET_RECONNECT_DELAY		BIT(0)
+#define RDMABLK_TMO_SET_CTRL_LOSS		BIT(1)
+#define RDMABLK_TMO_SET_FAST_IO_FAIL		BIT(2)
+#define RDMABLK_TMO_SET_KEEPALIVE		BIT(3)
+
+/**
+ * struct rdmablk_dev_set_req - a decoded DEV_SET request
+ * @index: N of rdmablkN
+ * @mask: RDMABLK_TMO_SET_* present in @tmo
+ * @tmo: new settings
+ */
+struct rdmablk_dev_set_req {
+	u32 index;
+	u32 mask;
+	struct rdmablk_tmo tmo;
 };
 
 /**
@@ -73,6 +110,7 @@ struct rdmablk_export_req {
  * @hostid: our identity
  * @nr_queues: 0 for one per CPU
  * @queue_depth: requested credits per queue
+ * @tmo: recovery settings
  */
 struct rdmablk_attach_req {
 	struct sockaddr_storage addr;
@@ -80,7 +118,22 @@ struct rdmablk_attach_req {
 	u8 hostid[RDMABLK_UUID_SIZE];
 	u32 nr_queues;
 	u32 queue_depth;
+	struct rdmablk_tmo tmo;
 };
+
+/**
+ * struct rdmablk_queue_info - snapshot of one initiator queue
+ * @state: enum rdmablk_queue_state
+ * @commands: commands sent
+ * @errors: commands that completed with an error
+ */
+struct rdmablk_queue_info {
+	u32 state;
+	u64 commands;
+	u64 errors;
+};
+
+#define RDMABLK_ERROR_LEN	96
 
 /**
  * struct rdmablk_dev_info - snapshot of an attached device
@@ -92,6 +145,12 @@ struct rdmablk_attach_req {
  * @nr_queues: queues
  * @queue_depth: credits per queue
  * @state: enum rdmablk_dev_state
+ * @tmo: recovery settings
+ * @attempt: reconnect attempts since the connection was lost
+ * @max_attempts: attempts before giving up, 0 = unlimited
+ * @next_attempt_ms: time to the next attempt, when reconnecting
+ * @last_error: why the connection was lost or the last attempt failed
+ * @queue: per-queue state and counters, @nr_queues of them
  */
 struct rdmablk_dev_info {
 	int index;
@@ -102,11 +161,18 @@ struct rdmablk_dev_info {
 	u32 nr_queues;
 	u32 queue_depth;
 	u32 state;
+	struct rdmablk_tmo tmo;
+	u32 attempt;
+	u32 max_attempts;
+	u32 next_attempt_ms;
+	char last_error[RDMABLK_ERROR_LEN];
+	struct rdmablk_queue_info queue[RDMABLK_MAX_QUEUES];
 };
 
 extern const struct nla_policy rdmablk_nl_export_policy[RDMABLK_ATTR_MAX + 1];
 extern const struct nla_policy rdmablk_nl_attach_policy[RDMABLK_ATTR_MAX + 1];
 extern const struct nla_policy rdmablk_nl_detach_policy[RDMABLK_ATTR_MAX + 1];
+extern const struct nla_policy rdmablk_nl_dev_set_policy[RDMABLK_ATTR_MAX + 1];
 
 int rdmablk_nl_parse_export(struct nlattr **attrs, bool add,
 			    struct rdmablk_export_req *req,
@@ -114,6 +180,9 @@ int rdmablk_nl_parse_export(struct nlattr **attrs, bool add,
 int rdmablk_nl_parse_attach(struct net *net, struct nlattr **attrs,
 			    struct rdmablk_attach_req *req,
 			    struct netlink_ext_ack *extack);
+int rdmablk_nl_parse_dev_set(struct nlattr **attrs,
+			     struct rdmablk_dev_set_req *req,
+			     struct netlink_ext_ack *extack);
 
 /* netlink.c: the generic netlink family. */
 int rdmablk_nl_init(void);
@@ -123,7 +192,7 @@ void rdmablk_nl_event_listener(enum rdmablk_event event,
 void rdmablk_nl_event_export(enum rdmablk_event event, const char *name,
 			     const u8 *uuid);
 void rdmablk_nl_event_dev(enum rdmablk_event event,
-			  const struct rdmablk_dev_info *info);
+			  const struct rdmablk_dev_info *info, const char *reason);
 
 /* listener.c: rdma_cm listeners of the target role. */
 

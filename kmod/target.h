@@ -31,6 +31,8 @@ struct rdma_cm_event;
  * @params: what commands are checked against
  * @physical_block_size: bytes
  * @discard_granularity: bytes
+ * @nr_allowed: entries in @allowed; 0 lets every host connect
+ * @allowed: host ids allowed to open the export
  * @conns_lock: protects @conns and @dead; process context only
  * @conns: connections that opened this export (struct rdmablk_tconn)
  * @dead: being removed, takes no new connection
@@ -47,6 +49,8 @@ struct rdmablk_export {
 	struct rdmablk_export_params params;
 	u32 physical_block_size;
 	u32 discard_granularity;
+	u32 nr_allowed;
+	u8 (*allowed)[RDMABLK_UUID_SIZE];
 	spinlock_t conns_lock;	/* protects @conns and @dead */
 	struct list_head conns;
 	bool dead;
@@ -62,6 +66,8 @@ struct rdmablk_export {
  * @physical_block_size: bytes
  * @read_only: refuses writes
  * @nr_conns: connections that opened it
+ * @nr_allowed: entries in @allowed
+ * @allowed: host ids allowed, none means any
  */
 struct rdmablk_export_info {
 	char name[RDMABLK_EXPORT_NAME_MAX];
@@ -72,11 +78,14 @@ struct rdmablk_export_info {
 	u32 physical_block_size;
 	bool read_only;
 	u32 nr_conns;
+	u32 nr_allowed;
+	u8 allowed[RDMABLK_MAX_ALLOWED_HOSTS][RDMABLK_UUID_SIZE];
 };
 
 /* export.c */
-int rdmablk_export_add(const char *name, const char *path, const u8 *uuid,
-		       bool read_only, struct netlink_ext_ack *extack);
+int rdmablk_export_add(const struct rdmablk_export_req *req,
+		       struct netlink_ext_ack *extack);
+bool rdmablk_export_allows(const struct rdmablk_export *exp, const u8 *hostid);
 int rdmablk_export_del(const char *name, struct netlink_ext_ack *extack);
 int rdmablk_export_get(unsigned long idx, struct rdmablk_export_info *info);
 struct rdmablk_export *rdmablk_export_lookup(const char *name);

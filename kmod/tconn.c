@@ -129,6 +129,8 @@ struct rdmablk_treq {
  * @wq: teardown waits here for request contexts to come back
  * @flags: RDMABLK_TCONN_*
  * @release_work: teardown
+ * @last_rx: jiffies of the last command received
+ * @ka_work: drops the connection when the initiator fell silent
  */
 struct rdmablk_tconn {
 	struct list_head node;
@@ -155,6 +157,8 @@ struct rdmablk_tconn {
 	wait_queue_head_t wq;
 	unsigned long flags;
 	struct work_struct release_work;
+	unsigned long last_rx;
+	struct delayed_work ka_work;
 };
 
 static LIST_HEAD(rdmablk_tconns);
@@ -515,6 +519,13 @@ static u16 rdmablk_tconn_open(struct rdmablk_tconn *conn,
 	exp = rdmablk_export_lookup(name);
 	if (!exp)
 		return RDMABLK_S_NO_EXPORT;
+	if (!rdmablk_export_allows(exp, oreq->hostid)) {
+		pr_warn_ratelimited("export %s: host %pUb at %pISpc is not on the allow list\n",
+				    exp->name, oreq->hostid,
+				    &conn->cm_id->route.addr.dst_addr);
+		rdmablk_export_put(exp);
+		return RDMABLK_S_DENIED;
+	}
 
 	/* An export being removed takes no new connection. */
 	spin_lock(&exp->conns_lock);
@@ -550,6 +561,13 @@ static void rdmablk_tconn_handle(struct rdmablk_tconn *conn,
 
 	if (req->cmd.opcode == RDMABLK_OP_OPEN) {
 		req->status = rdmablk_tconn_open(conn, req, recv, inline_len);
+		rdmablk_treq_respond(req);
+		return;
+	}
+	if (req->cmd.opcode == RDMABLK_OP_KEEPALIVE) {
+		req->status = req->cmd.flags || req->cmd.length ||
+			      req->cmd.offset || inline_len ?
+			      RDMABLK_S_INVALID : RDMABLK_S_OK;
 		rdmablk_treq_respond(req);
 		return;
 	}
@@ -601,6 +619,7 @@ static void rdmablk_tconn_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		return;
 	}
 	recv->len = wc->byte_len;
+	WRITE_ONCE(conn->last_rx, jiffies);
 	ib_dma_sync_single_for_cpu(conn->dev, recv->sge[0].addr,
 				   recv->sge[0].length, DMA_FROM_DEVICE);
 	ib_dma_sync_single_for_cpu(conn->dev, recv->sge[1].addr,
@@ -794,12 +813,29 @@ static void rdmablk_tconn_destroy_qp(struct rdmablk_tconn *conn)
 	ib_free_cq(conn->cq);
 }
 
+/* Initiators send keep-alives; one silent for two intervals is gone. */
+static void rdmablk_tconn_ka_work(struct work_struct *work)
+{
+	struct rdmablk_tconn *conn = container_of(to_delayed_work(work),
+						  struct rdmablk_tconn, ka_work);
+	unsigned long kato = msecs_to_jiffies(conn->params.keepalive_ms);
+
+	if (time_after(jiffies, READ_ONCE(conn->last_rx) + 2 * kato)) {
+		tconn_err_ratelimited(conn, "no keep-alive for %u ms; dropping the connection\n",
+				      2 * conn->params.keepalive_ms);
+		rdmablk_tconn_close(conn);
+		return;
+	}
+	queue_delayed_work(rdmablk_wq, &conn->ka_work, kato);
+}
+
 static void rdmablk_tconn_release(struct work_struct *work)
 {
 	struct rdmablk_tconn *conn = container_of(work, struct rdmablk_tconn,
 						  release_work);
 	struct rdmablk_export *exp = conn->exp;
 
+	cancel_delayed_work_sync(&conn->ka_work);
 	rdma_disconnect(conn->cm_id);
 	ib_drain_qp(conn->qp);
 	/* A bio still in flight answers into the drained QP, then frees. */
@@ -868,8 +904,13 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	INIT_LIST_HEAD(&conn->exp_node);
 	init_waitqueue_head(&conn->wq);
 	INIT_WORK(&conn->release_work, rdmablk_tconn_release);
+	INIT_DELAYED_WORK(&conn->ka_work, rdmablk_tconn_ka_work);
 
 	conn->params = req;
+	/* A hostile interval must not turn the timer into a busy loop. */
+	if (req.keepalive_ms)
+		conn->params.keepalive_ms = clamp_t(u32, req.keepalive_ms, 1000,
+						    RDMABLK_MAX_TMO * 1000U);
 	conn->params.queue_depth = min_t(u16, req.queue_depth,
 					 RDMABLK_TARGET_MAX_QD);
 	conn->params.flags = req.flags & RDMABLK_CONN_REMOTE_INV;
@@ -898,6 +939,10 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	}
 
 	cm_id->context = conn;
+	conn->last_rx = jiffies;
+	if (conn->params.keepalive_ms)
+		queue_delayed_work(rdmablk_wq, &conn->ka_work,
+				   msecs_to_jiffies(conn->params.keepalive_ms));
 	spin_lock(&rdmablk_tconns_lock);
 	list_add_tail(&conn->node, &rdmablk_tconns);
 	spin_unlock(&rdmablk_tconns_lock);

@@ -33,11 +33,14 @@
  *       RDMABLK_ATTR_EXPORT_PATH      string  block device path, e.g. /dev/nullb0
  *       RDMABLK_ATTR_UUID             binary  RDMABLK_UUID_SIZE bytes
  *       [RDMABLK_ATTR_READ_ONLY]      flag
+ *       [RDMABLK_ATTR_ALLOWED_HOSTS]  nested: RDMABLK_ATTR_HOSTID, repeated
+ *                                     (at most RDMABLK_MAX_ALLOWED_HOSTS);
+ *                                     absent or empty: every host may connect
  *   RDMABLK_CMD_EXPORT_DEL        request: RDMABLK_ATTR_EXPORT_NAME; live
  *                                 connections to the export are closed
  *   RDMABLK_CMD_EXPORT_GET        dump; one message per export:
  *       EXPORT_NAME, EXPORT_PATH, UUID, [READ_ONLY], SIZE,
- *       LOGICAL_BLOCK_SIZE, PHYSICAL_BLOCK_SIZE,
+ *       LOGICAL_BLOCK_SIZE, PHYSICAL_BLOCK_SIZE, [ALLOWED_HOSTS],
  *       RDMABLK_ATTR_NR_CONNECTIONS   u32     queues connected to it now
  *
  *   RDMABLK_CMD_ATTACH            request (initiator role):
@@ -46,7 +49,18 @@
  *       RDMABLK_ATTR_HOSTID           binary  RDMABLK_UUID_SIZE bytes
  *       [RDMABLK_ATTR_NR_QUEUES]      u32     default: one per CPU, capped by the target
  *       [RDMABLK_ATTR_QUEUE_DEPTH]    u32     default 128, capped by the target
+ *       [RDMABLK_ATTR_RECONNECT_DELAY]  u32   seconds between reconnect attempts, default 10
+ *       [RDMABLK_ATTR_CTRL_LOSS_TMO]    s32   seconds of reconnecting before giving up,
+ *                                             default 600, -1 = never give up
+ *       [RDMABLK_ATTR_FAST_IO_FAIL_TMO] s32   seconds after which queued I/O fails while
+ *                                             reconnecting goes on, default -1 = off
+ *       [RDMABLK_ATTR_KEEPALIVE_TMO]    u32   seconds; a silent peer is dead after it, default 5
  *     reply: the device, as one DEV_GET message
+ *   RDMABLK_CMD_DEV_SET           request: RDMABLK_ATTR_DEV_INDEX and any of
+ *                                 RECONNECT_DELAY, CTRL_LOSS_TMO, FAST_IO_FAIL_TMO,
+ *                                 KEEPALIVE_TMO; takes effect at once
+ *   RDMABLK_CMD_RECONNECT         request: RDMABLK_ATTR_DEV_INDEX; a device that is
+ *                                 reconnecting tries now instead of at its next timer
  *   RDMABLK_CMD_DETACH            request: RDMABLK_ATTR_DEV_INDEX
  *   RDMABLK_CMD_DEV_GET           dump; one message per attached device:
  *       RDMABLK_ATTR_DEV_INDEX        u32     N of /dev/rdmablkN
@@ -54,14 +68,24 @@
  *       ADDR, PORT, EXPORT_NAME, UUID, SIZE, LOGICAL_BLOCK_SIZE,
  *       PHYSICAL_BLOCK_SIZE, [READ_ONLY], NR_QUEUES, QUEUE_DEPTH,
  *       RDMABLK_ATTR_DEV_STATE        u32     enum rdmablk_dev_state
+ *       RECONNECT_DELAY, CTRL_LOSS_TMO, FAST_IO_FAIL_TMO, KEEPALIVE_TMO
+ *       RDMABLK_ATTR_RECONNECT_ATTEMPT u32    attempts since the connection was lost
+ *       RDMABLK_ATTR_RECONNECT_MAX    u32     attempts before giving up, 0 = unlimited
+ *       RDMABLK_ATTR_NEXT_ATTEMPT_MS  u32     when reconnecting: time to the next attempt
+ *       [RDMABLK_ATTR_LAST_ERROR]     string  why the connection was lost or the last
+ *                                             attempt failed
+ *       RDMABLK_ATTR_QUEUES           nested: RDMABLK_ATTR_QUEUE, repeated, each nested:
+ *         RDMABLK_ATTR_QUEUE_ID         u32
+ *         RDMABLK_ATTR_QUEUE_STATE      u32   enum rdmablk_queue_state
+ *         RDMABLK_ATTR_QUEUE_COMMANDS   u64   commands sent
+ *         RDMABLK_ATTR_QUEUE_ERRORS     u64   commands completed with an error
  *
  *   RDMABLK_CMD_EVENT             multicast on "events", never a request:
  *       RDMABLK_ATTR_EVENT            u32     enum rdmablk_event
  *       ...                           the attributes of the object concerned
  *                                     (listener: ADDR, PORT; export:
- *                                     EXPORT_NAME, UUID; device: DEV_INDEX,
- *                                     DEV_NAME, ADDR, PORT, EXPORT_NAME,
- *                                     DEV_STATE)
+ *                                     EXPORT_NAME, UUID; device: as DEV_GET)
+ *       [RDMABLK_ATTR_REASON]         string  what caused a state change
  */
 #ifndef _UAPI_LINUX_RDMABLK_H
 #define _UAPI_LINUX_RDMABLK_H
@@ -87,6 +111,16 @@
 #define RDMABLK_MAX_QUEUE_DEPTH		1024
 #define RDMABLK_DEFAULT_QUEUE_DEPTH	128
 
+/* Recovery defaults and limits (seconds). */
+#define RDMABLK_DEFAULT_RECONNECT_DELAY	10
+#define RDMABLK_DEFAULT_CTRL_LOSS_TMO	600
+#define RDMABLK_DEFAULT_KEEPALIVE_TMO	5
+#define RDMABLK_MAX_TMO			(7 * 24 * 3600)
+#define RDMABLK_TMO_OFF			(-1)
+
+/* Most hosts one export's allow list may name. */
+#define RDMABLK_MAX_ALLOWED_HOSTS	64
+
 enum rdmablk_nl_cmd {
 	RDMABLK_CMD_UNSPEC,
 	RDMABLK_CMD_GET_INFO,
@@ -100,6 +134,8 @@ enum rdmablk_nl_cmd {
 	RDMABLK_CMD_ATTACH,
 	RDMABLK_CMD_DETACH,
 	RDMABLK_CMD_DEV_GET,
+	RDMABLK_CMD_DEV_SET,
+	RDMABLK_CMD_RECONNECT,
 
 	__RDMABLK_CMD_MAX,
 };
@@ -131,6 +167,22 @@ enum rdmablk_attr {
 	RDMABLK_ATTR_DEV_INDEX,		/* u32 */
 	RDMABLK_ATTR_DEV_NAME,		/* string */
 	RDMABLK_ATTR_DEV_STATE,		/* u32, enum rdmablk_dev_state */
+	RDMABLK_ATTR_ALLOWED_HOSTS,	/* nested, RDMABLK_ATTR_HOSTID */
+	RDMABLK_ATTR_RECONNECT_DELAY,	/* u32, seconds */
+	RDMABLK_ATTR_CTRL_LOSS_TMO,	/* s32, seconds, -1 = never */
+	RDMABLK_ATTR_FAST_IO_FAIL_TMO,	/* s32, seconds, -1 = off */
+	RDMABLK_ATTR_KEEPALIVE_TMO,	/* u32, seconds */
+	RDMABLK_ATTR_RECONNECT_ATTEMPT,	/* u32 */
+	RDMABLK_ATTR_RECONNECT_MAX,	/* u32, 0 = unlimited */
+	RDMABLK_ATTR_NEXT_ATTEMPT_MS,	/* u32 */
+	RDMABLK_ATTR_LAST_ERROR,	/* string */
+	RDMABLK_ATTR_REASON,		/* string */
+	RDMABLK_ATTR_QUEUES,		/* nested, RDMABLK_ATTR_QUEUE */
+	RDMABLK_ATTR_QUEUE,		/* nested */
+	RDMABLK_ATTR_QUEUE_ID,		/* u32 */
+	RDMABLK_ATTR_QUEUE_STATE,	/* u32, enum rdmablk_queue_state */
+	RDMABLK_ATTR_QUEUE_COMMANDS,	/* u64 */
+	RDMABLK_ATTR_QUEUE_ERRORS,	/* u64 */
 
 	__RDMABLK_ATTR_MAX,
 };
@@ -147,10 +199,22 @@ enum rdmablk_listener_state {
 	RDMABLK_LISTENER_DEVICE_GONE,	/* RDMA device removed, retrying */
 };
 
+/*
+ * DEAD: gave up (ctrl_loss_tmo expired, or another export is behind the
+ * name now); I/O fails until detached or reconnected by RDMABLK_CMD_RECONNECT.
+ * RECONNECTING: connection lost; I/O waits, or fails once fast_io_fail_tmo
+ * expired, while the kernel reconnects every reconnect_delay.
+ */
 enum rdmablk_dev_state {
 	RDMABLK_DEV_LIVE = 1,		/* connected, I/O flows */
-	RDMABLK_DEV_DEAD,		/* connection lost: I/O fails until detached */
+	RDMABLK_DEV_DEAD,
 	RDMABLK_DEV_DELETING,		/* being detached */
+	RDMABLK_DEV_RECONNECTING,
+};
+
+enum rdmablk_queue_state {
+	RDMABLK_QUEUE_LIVE = 1,
+	RDMABLK_QUEUE_DOWN,
 };
 
 enum rdmablk_event {
@@ -161,7 +225,8 @@ enum rdmablk_event {
 	RDMABLK_EVENT_EXPORT_REMOVED,
 	RDMABLK_EVENT_DEVICE_ATTACHED,
 	RDMABLK_EVENT_DEVICE_DETACHED,
-	RDMABLK_EVENT_DEVICE_STATE,	/* DEV_STATE changed */
+	RDMABLK_EVENT_DEVICE_STATE,	/* DEV_STATE changed, or a reconnect attempt failed */
+	RDMABLK_EVENT_DEVICE_RESIZED,	/* the export's size changed; SIZE is the new one */
 
 	__RDMABLK_EVENT_MAX,
 };

@@ -21,7 +21,10 @@
  *     answers each command with a struct rdmablk_rsp by SEND, or by
  *     SEND_WITH_INV of the command's rkey when RDMABLK_CONN_REMOTE_INV was
  *     agreed, so the initiator need not invalidate its registration.
- *  4. rdma_disconnect() by either side.
+ *  4. While connected, the initiator sends RDMABLK_OP_KEEPALIVE on queue 0
+ *     every keepalive_ms / 2 using the last of its credits, which it keeps
+ *     for that; each side treats a peer silent for too long as gone.
+ *  5. rdma_disconnect() by either side.
  *
  * A peer that breaks these rules (bad tag, more commands than queue_depth,
  * a malformed command) is disconnected.
@@ -49,6 +52,9 @@
  * @queue_id: which queue of the attachment this connection serves
  * @queue_depth: commands the initiator wants outstanding at once
  * @flags: RDMABLK_CONN_* the initiator supports
+ * @keepalive_ms: the initiator sends RDMABLK_OP_KEEPALIVE at least this
+ *	often on queue 0; the target drops a connection that stays silent
+ *	for twice as long. 0: no keep-alive.
  * @reserved: zero
  */
 struct rdmablk_conn_req {
@@ -58,7 +64,8 @@ struct rdmablk_conn_req {
 	__le16	queue_depth;
 	__le16	reserved0;
 	__le32	flags;
-	__u8	reserved[16];
+	__le32	keepalive_ms;
+	__u8	reserved[12];
 };
 
 /**
@@ -110,6 +117,7 @@ enum rdmablk_opcode {
 	RDMABLK_OP_FLUSH,
 	RDMABLK_OP_DISCARD,
 	RDMABLK_OP_WRITE_ZEROES,
+	RDMABLK_OP_KEEPALIVE,		/* no payload; answered at once */
 };
 
 /* struct rdmablk_cmd.flags */
