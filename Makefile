@@ -7,6 +7,7 @@
 #   make check         every test: GoogleTest, KUnit, VM; ends "N passed, M failed"
 #   make check-quick   GoogleTest, KUnit and the static checks, no VM
 #   make vmtest T=001  one VM test (number, name or path); T unset runs all
+#   make bench         rdmablk against nvme-rdma in a VM (BENCH_ARGS="--runtime 10")
 #   make install       module, programs, headers and docs (PREFIX, DESTDIR)
 #   make dkms-install  register the module with DKMS so it follows kernel updates
 
@@ -40,6 +41,9 @@ check-quick: deps
 vmtest: module userspace
 	@RDMABLK_SKIP_DEPS=1 tests/vm/run $(T)
 
+bench: module userspace
+	@RDMABLK_SKIP_DEPS=1 scripts/bench $(BENCH_ARGS)
+
 kunit: deps
 	@scripts/kunit.sh
 
@@ -60,5 +64,5 @@ clean:
 	-$(MAKE) -C kmod clean
 	rm -rf $(BUILD)
 
-.PHONY: all deps module userspace check check-quick vmtest kunit demo \
+.PHONY: all deps module userspace check check-quick vmtest bench kunit demo \
 	install dkms-install clean

@@ -6,7 +6,9 @@
 
 #include <linux/rdmablk.h>
 
+#include "fake_kernel.hpp"
 #include "nl/attrs.hpp"
+#include "nl/error.hpp"
 
 namespace rdmablk::nl {
 namespace {
@@ -52,6 +54,34 @@ TEST(AttrSpec, LooksUpNamesCaseInsensitively)
 	EXPECT_EQ(attr_by_name("Listener_State"), RDMABLK_ATTR_LISTENER_STATE);
 	EXPECT_EQ(attr_by_name("POR"), std::nullopt);
 	EXPECT_EQ(attr_by_name(""), std::nullopt);
+}
+
+TEST(Attrs, ReadsUuidsAndFlags)
+{
+	const Msg msg = test::kernel_reply(
+		RDMABLK_CMD_EXPORT_GET, {test::uuid_attr(RDMABLK_ATTR_UUID, test::example_uuid()),
+					 test::flag_attr(RDMABLK_ATTR_READ_ONLY)});
+	const Attrs attrs(*msg, RDMABLK_CMD_EXPORT_GET, "EXPORT_GET reply");
+	EXPECT_EQ(attrs.uuid(RDMABLK_ATTR_UUID), test::example_uuid());
+	EXPECT_TRUE(attrs.flag(RDMABLK_ATTR_READ_ONLY));
+}
+
+TEST(Attrs, AnAbsentFlagIsFalseAnAbsentUuidMalformed)
+{
+	const Msg msg = test::kernel_msg(RDMABLK_CMD_EXPORT_GET);
+	const Attrs attrs(*msg, RDMABLK_CMD_EXPORT_GET, "EXPORT_GET reply");
+	EXPECT_FALSE(attrs.flag(RDMABLK_ATTR_READ_ONLY));
+	EXPECT_THROW(attrs.uuid(RDMABLK_ATTR_HOSTID), MalformedMessage);
+}
+
+TEST(Attrs, ReadingAsTheWrongTypeIsABug)
+{
+	const Msg msg = test::kernel_reply(RDMABLK_CMD_EXPORT_GET,
+					   {test::u32_attr(RDMABLK_ATTR_NR_CONNECTIONS, 1)});
+	const Attrs attrs(*msg, RDMABLK_CMD_EXPORT_GET, "EXPORT_GET reply");
+	EXPECT_THROW(attrs.flag(RDMABLK_ATTR_NR_CONNECTIONS), std::logic_error);
+	EXPECT_THROW(attrs.uuid(RDMABLK_ATTR_PAD), std::logic_error);
+	EXPECT_THROW(attrs.u32(RDMABLK_ATTR_UUID), std::logic_error);
 }
 
 } // namespace

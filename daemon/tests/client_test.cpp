@@ -11,6 +11,7 @@
 #include "fake_kernel.hpp"
 #include "nl/client.hpp"
 #include "nl/error.hpp"
+#include "nl/requests.hpp"
 
 namespace rdmablk::nl {
 namespace {
@@ -30,9 +31,29 @@ std::vector<Msg> replies(Msg first)
 	return v;
 }
 
+std::vector<Msg> replies(Msg first, Msg second)
+{
+	std::vector<Msg> v = replies(std::move(first));
+	v.push_back(std::move(second));
+	return v;
+}
+
 Client client_on(FakeKernel::Handler handler)
 {
 	return Client(std::make_unique<FakeKernel>(std::move(handler)), test::family_id);
+}
+
+/* A client expecting command @cmd with @attrs, described as @what, and answering with nothing. */
+Client acking_client(std::uint8_t cmd, std::string what, std::vector<test::RawAttr> attrs,
+		     int &calls)
+{
+	return client_on([cmd, what, attrs, &calls](nl_msg &req, std::string_view got) {
+		calls++;
+		EXPECT_EQ(cmd_of(req), cmd);
+		EXPECT_EQ(got, what);
+		EXPECT_EQ(attrs_of(req), attrs);
+		return std::vector<Msg>{};
+	});
 }
 
 TEST(Client, GetInfoParsesTheReply)
@@ -60,16 +81,10 @@ TEST(Client, GetInfoWantsExactlyOneReply)
 TEST(Client, ListenAddSendsTheEndpoint)
 {
 	int calls = 0;
-	Client client = client_on([&](nl_msg &req, std::string_view what) {
-		calls++;
-		EXPECT_EQ(cmd_of(req), RDMABLK_CMD_LISTEN_ADD);
-		EXPECT_EQ(what, "adding listener [2001:db8::1]:4420");
-		EXPECT_EQ(attrs_of(req), (std::vector<test::RawAttr>{
-						 test::string_attr(RDMABLK_ATTR_ADDR, "2001:db8::1"),
-						 test::u16_attr(RDMABLK_ATTR_PORT, 4420),
-					 }));
-		return std::vector<Msg>{};
-	});
+	Client client = acking_client(RDMABLK_CMD_LISTEN_ADD, "adding listener [2001:db8::1]:4420",
+				      {test::string_attr(RDMABLK_ATTR_ADDR, "2001:db8::1"),
+				       test::u16_attr(RDMABLK_ATTR_PORT, 4420)},
+				      calls);
 	client.listen_add({"2001:db8::1", 4420});
 	EXPECT_EQ(calls, 1);
 }
@@ -115,6 +130,120 @@ TEST(Client, ListenGetRejectsAMalformedEntry)
 		return v;
 	});
 	EXPECT_THROW(client.listen_get(), MalformedMessage);
+}
+
+TEST(Client, ExportAddSendsTheExport)
+{
+	int calls = 0;
+	Client client = acking_client(RDMABLK_CMD_EXPORT_ADD, "adding export disk0",
+				      {test::string_attr(RDMABLK_ATTR_EXPORT_NAME, "disk0"),
+				       test::string_attr(RDMABLK_ATTR_EXPORT_PATH, "/dev/nullb0"),
+				       test::uuid_attr(RDMABLK_ATTR_UUID, test::example_uuid()),
+				       test::flag_attr(RDMABLK_ATTR_READ_ONLY)},
+				      calls);
+	client.export_add("disk0", "/dev/nullb0", test::example_uuid(), true);
+	EXPECT_EQ(calls, 1);
+}
+
+TEST(Client, ExportDelReportsTheKernelsRefusal)
+{
+	Client client = client_on([](nl_msg &req, std::string_view what) -> std::vector<Msg> {
+		EXPECT_EQ(cmd_of(req), RDMABLK_CMD_EXPORT_DEL);
+		throw Error(std::string(what), ENOENT, "no export \"disk9\"");
+	});
+	try {
+		client.export_del("disk9");
+		ADD_FAILURE() << "refusal lost";
+	} catch (const Error &e) {
+		EXPECT_STREQ(e.what(), "removing export disk9: No such file or directory: "
+				       "no export \"disk9\"");
+	}
+}
+
+TEST(Client, ExportGetParsesEveryDumpEntry)
+{
+	Export second = test::example_export();
+	second.name = "disk1";
+	second.read_only = true;
+	Client client = client_on([&](nl_msg &req, std::string_view what) {
+		EXPECT_EQ(cmd_of(req), RDMABLK_CMD_EXPORT_GET);
+		EXPECT_TRUE(nlmsg_hdr(&req)->nlmsg_flags & NLM_F_DUMP);
+		EXPECT_EQ(what, "listing exports");
+		return replies(test::export_reply(test::example_export()),
+			       test::export_reply(second));
+	});
+	EXPECT_EQ(client.export_get(), (std::vector<Export>{test::example_export(), second}));
+}
+
+TEST(Client, AttachReturnsTheDevice)
+{
+	const AttachArgs args{.target = {"192.0.2.1", 4420},
+			      .export_name = "disk0",
+			      .hostid = test::example_uuid(),
+			      .nr_queues = 4,
+			      .queue_depth = std::nullopt};
+	Client client = client_on([&](nl_msg &req, std::string_view what) {
+		EXPECT_EQ(cmd_of(req), RDMABLK_CMD_ATTACH);
+		EXPECT_EQ(what, "attaching export disk0 from 192.0.2.1:4420");
+		EXPECT_EQ(attrs_of(req), attrs_of(*build_attach(test::family_id, args)));
+		return replies(test::device_reply(RDMABLK_CMD_ATTACH, test::example_device()));
+	});
+	EXPECT_EQ(client.attach(args), test::example_device());
+}
+
+TEST(Client, AttachWantsExactlyOneReply)
+{
+	Client client = client_on([](nl_msg &, std::string_view) {
+		return replies(test::device_reply(RDMABLK_CMD_ATTACH, test::example_device()),
+			       test::device_reply(RDMABLK_CMD_ATTACH, test::example_device()));
+	});
+	try {
+		client.attach({});
+		ADD_FAILURE() << "two replies accepted";
+	} catch (const MalformedMessage &e) {
+		EXPECT_STREQ(e.what(), "malformed ATTACH reply: expected 1 message, got 2");
+	}
+}
+
+TEST(Client, AttachRejectsAMalformedReply)
+{
+	Client client = client_on([](nl_msg &, std::string_view) {
+		return replies(test::device_reply(RDMABLK_CMD_DEV_GET, test::example_device()));
+	});
+	EXPECT_THROW(client.attach({}), MalformedMessage);
+}
+
+TEST(Client, DetachSendsTheIndex)
+{
+	int calls = 0;
+	Client client = acking_client(RDMABLK_CMD_DETACH, "detaching rdmablk3",
+				      {test::u32_attr(RDMABLK_ATTR_DEV_INDEX, 3)}, calls);
+	client.detach(3);
+	EXPECT_EQ(calls, 1);
+}
+
+TEST(Client, DevGetParsesEveryDumpEntry)
+{
+	Device second = test::example_device();
+	second.index = 4;
+	second.name = "rdmablk4";
+	second.state = RDMABLK_DEV_DEAD;
+	Client client = client_on([&](nl_msg &req, std::string_view what) {
+		EXPECT_EQ(cmd_of(req), RDMABLK_CMD_DEV_GET);
+		EXPECT_TRUE(nlmsg_hdr(&req)->nlmsg_flags & NLM_F_DUMP);
+		EXPECT_EQ(what, "listing devices");
+		return replies(test::device_reply(RDMABLK_CMD_DEV_GET, test::example_device()),
+			       test::device_reply(RDMABLK_CMD_DEV_GET, second));
+	});
+	EXPECT_EQ(client.dev_get(), (std::vector<Device>{test::example_device(), second}));
+}
+
+TEST(Client, DevGetRejectsAMalformedEntry)
+{
+	Client client = client_on([](nl_msg &, std::string_view) {
+		return replies(test::kernel_msg(RDMABLK_CMD_DEV_GET));
+	});
+	EXPECT_THROW(client.dev_get(), MalformedMessage);
 }
 
 } // namespace

@@ -51,7 +51,7 @@ Msg kernel_msg(std::uint8_t cmd, int family)
 	return msg;
 }
 
-Msg kernel_reply(std::uint8_t cmd, std::initializer_list<RawAttr> attrs)
+Msg kernel_reply(std::uint8_t cmd, const std::vector<RawAttr> &attrs)
 {
 	Msg msg = kernel_msg(cmd);
 	for (const RawAttr &attr : attrs)
@@ -80,6 +80,105 @@ Msg listener_event(std::uint32_t type, const Endpoint &endpoint)
 	return kernel_reply(RDMABLK_CMD_EVENT, {u32_attr(RDMABLK_ATTR_EVENT, type),
 						string_attr(RDMABLK_ATTR_ADDR, endpoint.addr),
 						u16_attr(RDMABLK_ATTR_PORT, endpoint.port)});
+}
+
+Uuid example_uuid()
+{
+	return {{0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x46, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd,
+		 0xee, 0xff}};
+}
+
+Export example_export()
+{
+	return {
+		.name = "disk0",
+		.path = "/dev/nullb0",
+		.uuid = example_uuid(),
+		.size = 1ULL << 30,
+		.logical_block_size = 512,
+		.physical_block_size = 4096,
+		.read_only = false,
+		.nr_connections = 4,
+	};
+}
+
+Device example_device()
+{
+	return {
+		.index = 3,
+		.name = "rdmablk3",
+		.target = {"192.0.2.1", RDMABLK_DEFAULT_PORT},
+		.export_name = "disk0",
+		.uuid = example_uuid(),
+		.size = 1ULL << 30,
+		.logical_block_size = 512,
+		.physical_block_size = 4096,
+		.read_only = false,
+		.nr_queues = 4,
+		.queue_depth = 128,
+		.state = RDMABLK_DEV_LIVE,
+	};
+}
+
+std::vector<RawAttr> export_attrs(const Export &exp)
+{
+	std::vector<RawAttr> attrs{string_attr(RDMABLK_ATTR_EXPORT_NAME, exp.name),
+				   string_attr(RDMABLK_ATTR_EXPORT_PATH, exp.path),
+				   uuid_attr(RDMABLK_ATTR_UUID, exp.uuid)};
+	if (exp.read_only)
+		attrs.push_back(flag_attr(RDMABLK_ATTR_READ_ONLY));
+	attrs.insert(attrs.end(),
+		     {u64_attr(RDMABLK_ATTR_SIZE, exp.size),
+		      u32_attr(RDMABLK_ATTR_LOGICAL_BLOCK_SIZE, exp.logical_block_size),
+		      u32_attr(RDMABLK_ATTR_PHYSICAL_BLOCK_SIZE, exp.physical_block_size),
+		      u32_attr(RDMABLK_ATTR_NR_CONNECTIONS, exp.nr_connections)});
+	return attrs;
+}
+
+std::vector<RawAttr> device_attrs(const Device &dev)
+{
+	std::vector<RawAttr> attrs{
+		u32_attr(RDMABLK_ATTR_DEV_INDEX, dev.index),
+		string_attr(RDMABLK_ATTR_DEV_NAME, dev.name),
+		string_attr(RDMABLK_ATTR_ADDR, dev.target.addr),
+		u16_attr(RDMABLK_ATTR_PORT, dev.target.port),
+		string_attr(RDMABLK_ATTR_EXPORT_NAME, dev.export_name),
+		uuid_attr(RDMABLK_ATTR_UUID, dev.uuid),
+		u64_attr(RDMABLK_ATTR_SIZE, dev.size),
+		u32_attr(RDMABLK_ATTR_LOGICAL_BLOCK_SIZE, dev.logical_block_size),
+		u32_attr(RDMABLK_ATTR_PHYSICAL_BLOCK_SIZE, dev.physical_block_size),
+	};
+	if (dev.read_only)
+		attrs.push_back(flag_attr(RDMABLK_ATTR_READ_ONLY));
+	attrs.insert(attrs.end(), {u32_attr(RDMABLK_ATTR_NR_QUEUES, dev.nr_queues),
+				   u32_attr(RDMABLK_ATTR_QUEUE_DEPTH, dev.queue_depth),
+				   u32_attr(RDMABLK_ATTR_DEV_STATE, dev.state)});
+	return attrs;
+}
+
+Msg export_reply(const Export &exp)
+{
+	return kernel_reply(RDMABLK_CMD_EXPORT_GET, export_attrs(exp));
+}
+
+Msg device_reply(std::uint8_t cmd, const Device &dev)
+{
+	return kernel_reply(cmd, device_attrs(dev));
+}
+
+Msg export_event(std::uint32_t type, const ExportRef &exp)
+{
+	return kernel_reply(RDMABLK_CMD_EVENT, {u32_attr(RDMABLK_ATTR_EVENT, type),
+						string_attr(RDMABLK_ATTR_EXPORT_NAME, exp.name),
+						uuid_attr(RDMABLK_ATTR_UUID, exp.uuid)});
+}
+
+Msg device_event(std::uint32_t type, const Device &dev)
+{
+	std::vector<RawAttr> attrs{u32_attr(RDMABLK_ATTR_EVENT, type)};
+	const std::vector<RawAttr> rest = device_attrs(dev);
+	attrs.insert(attrs.end(), rest.begin(), rest.end());
+	return kernel_reply(RDMABLK_CMD_EVENT, attrs);
 }
 
 Msg error_reply(nl_msg &request, int errnum, std::string_view extack, bool capped)
@@ -133,6 +232,16 @@ RawAttr string_attr(std::uint16_t type, std::string_view value)
 	std::vector<std::uint8_t> payload(value.begin(), value.end());
 	payload.push_back(0);
 	return {type, std::move(payload)};
+}
+
+RawAttr uuid_attr(std::uint16_t type, const Uuid &uuid)
+{
+	return {type, bytes_of(uuid.bytes.data(), uuid.bytes.size())};
+}
+
+RawAttr flag_attr(std::uint16_t type)
+{
+	return {type, {}};
 }
 
 } // namespace rdmablk::nl::test

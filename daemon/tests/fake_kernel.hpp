@@ -8,7 +8,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +15,8 @@
 #include "nl/endpoint.hpp"
 #include "nl/message.hpp"
 #include "nl/transport.hpp"
+#include "nl/types.hpp"
+#include "nl/uuid.hpp"
 
 namespace rdmablk::nl::test {
 
@@ -37,12 +38,26 @@ RawAttr u16_attr(std::uint16_t type, std::uint16_t value);
 RawAttr u32_attr(std::uint16_t type, std::uint32_t value);
 RawAttr u64_attr(std::uint16_t type, std::uint64_t value);
 RawAttr string_attr(std::uint16_t type, std::string_view value);
+RawAttr uuid_attr(std::uint16_t type, const Uuid &uuid);
+RawAttr flag_attr(std::uint16_t type);
 
 /* A message from rdmablk.ko: generic netlink header only, attributes to be added. */
 Msg kernel_msg(std::uint8_t cmd, int family = family_id);
 
 /* A message from rdmablk.ko carrying @attrs. */
-Msg kernel_reply(std::uint8_t cmd, std::initializer_list<RawAttr> attrs);
+Msg kernel_reply(std::uint8_t cmd, const std::vector<RawAttr> &attrs);
+
+/* 00112233-4455-4677-8899-aabbccddeeff */
+Uuid example_uuid();
+/* A read-write export of 1 GiB with 512-byte blocks. */
+Export example_export();
+/* A live device attached to example_export() at 192.0.2.1. */
+Device example_device();
+
+/* The attributes rdmablk.ko describes @exp with in an EXPORT_GET dump, in its order. */
+std::vector<RawAttr> export_attrs(const Export &exp);
+/* The attributes rdmablk.ko describes @dev with: DEV_GET, ATTACH and device events. */
+std::vector<RawAttr> device_attrs(const Device &dev);
 
 /* A complete GET_INFO reply. */
 Msg info_reply(std::string_view version, std::uint32_t proto, std::uint64_t features);
@@ -52,6 +67,18 @@ Msg listener_reply(std::string_view addr, std::uint16_t port, std::uint32_t stat
 
 /* A listener event. */
 Msg listener_event(std::uint32_t type, const Endpoint &endpoint);
+
+/* A complete EXPORT_GET dump entry. */
+Msg export_reply(const Export &exp);
+
+/* A complete device message of command @cmd: DEV_GET or ATTACH. */
+Msg device_reply(std::uint8_t cmd, const Device &dev);
+
+/* An export event. */
+Msg export_event(std::uint32_t type, const ExportRef &exp);
+
+/* A device event. */
+Msg device_event(std::uint32_t type, const Device &dev);
 
 /* The NLMSG_ERROR the kernel answers @request with: its @errnum (negated) and @extack. */
 Msg error_reply(nl_msg &request, int errnum, std::string_view extack, bool capped);

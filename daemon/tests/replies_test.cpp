@@ -2,6 +2,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include <linux/rdmablk.h>
 
 #include "fake_kernel.hpp"
@@ -12,7 +15,38 @@ namespace rdmablk::nl {
 namespace {
 
 using test::kernel_msg;
+using test::RawAttr;
 using testing::HasSubstr;
+
+/* The event parse_event() should make of a message. */
+Event event_of(std::uint32_t type, std::optional<Endpoint> listener = std::nullopt,
+	       std::optional<ExportRef> export_ref = std::nullopt,
+	       std::optional<Device> device = std::nullopt)
+{
+	Event event;
+	event.type = type;
+	event.listener = std::move(listener);
+	event.export_ref = std::move(export_ref);
+	event.device = std::move(device);
+	return event;
+}
+
+/* @attrs without attribute @type. */
+std::vector<RawAttr> without(std::vector<RawAttr> attrs, std::uint16_t type)
+{
+	std::erase_if(attrs, [type](const RawAttr &a) { return a.type == type; });
+	return attrs;
+}
+
+/* @attrs with attribute @type's payload replaced by @payload. */
+std::vector<RawAttr> with_payload(std::vector<RawAttr> attrs, std::uint16_t type,
+				  std::vector<std::uint8_t> payload)
+{
+	for (RawAttr &a : attrs)
+		if (a.type == type)
+			a.payload = payload;
+	return attrs;
+}
 
 /* Run @parse on @msg and return the MalformedMessage text it must raise. */
 template <typename Parse> std::string malformed(Parse parse, nl_msg &msg)
@@ -156,17 +190,177 @@ TEST(ParseListener, KeepsAnUnknownState)
 	EXPECT_EQ(parse_listener(*msg).state, 99u);
 }
 
+TEST(ParseExport, ReadsEveryField)
+{
+	const Export exp = test::example_export();
+	const Msg msg = test::export_reply(exp);
+	EXPECT_EQ(parse_export(*msg), exp);
+}
+
+TEST(ParseExport, ReadsTheReadOnlyFlag)
+{
+	Export exp = test::example_export();
+	exp.read_only = true;
+	const Msg msg = test::export_reply(exp);
+	EXPECT_TRUE(parse_export(*msg).read_only);
+}
+
+class ParseExportMissing : public testing::TestWithParam<MissingAttr> {};
+
+TEST_P(ParseExportMissing, NamesTheMissingAttribute)
+{
+	const Msg msg = test::kernel_reply(
+		RDMABLK_CMD_EXPORT_GET,
+		without(test::export_attrs(test::example_export()), GetParam().absent));
+	EXPECT_EQ(malformed(parse_export, *msg),
+		  std::string("malformed EXPORT_GET reply: attribute ") + GetParam().name +
+			  " is missing");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+	EachMandatory, ParseExportMissing,
+	testing::Values(MissingAttr{RDMABLK_ATTR_EXPORT_NAME, "EXPORT_NAME"},
+			MissingAttr{RDMABLK_ATTR_EXPORT_PATH, "EXPORT_PATH"},
+			MissingAttr{RDMABLK_ATTR_UUID, "UUID"},
+			MissingAttr{RDMABLK_ATTR_SIZE, "SIZE"},
+			MissingAttr{RDMABLK_ATTR_LOGICAL_BLOCK_SIZE, "LOGICAL_BLOCK_SIZE"},
+			MissingAttr{RDMABLK_ATTR_PHYSICAL_BLOCK_SIZE, "PHYSICAL_BLOCK_SIZE"},
+			MissingAttr{RDMABLK_ATTR_NR_CONNECTIONS, "NR_CONNECTIONS"}),
+	[](const auto &p) { return std::string(p.param.name); });
+
+struct BadAttr {
+	const char *name;
+	rdmablk_attr type;
+	std::vector<std::uint8_t> payload;
+	const char *problem;
+};
+
+class ParseExportBadAttr : public testing::TestWithParam<BadAttr> {};
+
+TEST_P(ParseExportBadAttr, NamesTheAttribute)
+{
+	const BadAttr &c = GetParam();
+	const Msg msg = test::kernel_reply(
+		RDMABLK_CMD_EXPORT_GET,
+		with_payload(test::export_attrs(test::example_export()), c.type, c.payload));
+	EXPECT_EQ(malformed(parse_export, *msg),
+		  std::string("malformed EXPORT_GET reply: attribute ") + c.problem);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+	Table, ParseExportBadAttr,
+	testing::Values(BadAttr{"short_uuid", RDMABLK_ATTR_UUID, std::vector<std::uint8_t>(15),
+				 "UUID has 15 bytes, expected 16"},
+			BadAttr{"long_uuid", RDMABLK_ATTR_UUID, std::vector<std::uint8_t>(17),
+				 "UUID has 17 bytes, expected 16"},
+			BadAttr{"u32_size", RDMABLK_ATTR_SIZE, std::vector<std::uint8_t>(4),
+				 "SIZE has 4 bytes, expected 8"},
+			BadAttr{"u16_connections", RDMABLK_ATTR_NR_CONNECTIONS,
+				 std::vector<std::uint8_t>(2),
+				 "NR_CONNECTIONS has 2 bytes, expected 4"},
+			BadAttr{"long_name", RDMABLK_ATTR_EXPORT_NAME,
+				 std::vector<std::uint8_t>(RDMABLK_EXPORT_NAME_MAX + 1, 'a'),
+				 "EXPORT_NAME has 65 bytes, at most 64 allowed"}),
+	[](const auto &p) { return std::string(p.param.name); });
+
+TEST(ParseExport, RejectsAFlagWithPayload)
+{
+	const Msg msg = test::export_reply(test::example_export());
+	put_u32(*msg, RDMABLK_ATTR_READ_ONLY, 1);
+	EXPECT_EQ(malformed(parse_export, *msg),
+		  "malformed EXPORT_GET reply: attribute READ_ONLY has 4 bytes, expected 0");
+}
+
+TEST(ParseDevice, ReadsEveryField)
+{
+	Device dev = test::example_device();
+	dev.target = {"fe80::1%eth0", 4420};
+	dev.read_only = true;
+	dev.state = RDMABLK_DEV_DELETING;
+	const Msg msg = test::device_reply(RDMABLK_CMD_DEV_GET, dev);
+	EXPECT_EQ(parse_device(*msg), dev);
+}
+
+TEST(ParseDevice, WantsADevGetMessage)
+{
+	const Msg msg = test::device_reply(RDMABLK_CMD_ATTACH, test::example_device());
+	EXPECT_EQ(malformed(parse_device, *msg), "malformed DEV_GET reply: command 9, expected 11");
+}
+
+TEST(ParseAttach, ReadsTheDevice)
+{
+	const Msg msg = test::device_reply(RDMABLK_CMD_ATTACH, test::example_device());
+	EXPECT_EQ(parse_attach(*msg), test::example_device());
+}
+
+class ParseDeviceMissing : public testing::TestWithParam<MissingAttr> {};
+
+TEST_P(ParseDeviceMissing, NamesTheMissingAttribute)
+{
+	const Msg msg = test::kernel_reply(
+		RDMABLK_CMD_DEV_GET,
+		without(test::device_attrs(test::example_device()), GetParam().absent));
+	EXPECT_EQ(malformed(parse_device, *msg),
+		  std::string("malformed DEV_GET reply: attribute ") + GetParam().name +
+			  " is missing");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+	EachMandatory, ParseDeviceMissing,
+	testing::Values(MissingAttr{RDMABLK_ATTR_DEV_INDEX, "DEV_INDEX"},
+			MissingAttr{RDMABLK_ATTR_DEV_NAME, "DEV_NAME"},
+			MissingAttr{RDMABLK_ATTR_ADDR, "ADDR"},
+			MissingAttr{RDMABLK_ATTR_PORT, "PORT"},
+			MissingAttr{RDMABLK_ATTR_EXPORT_NAME, "EXPORT_NAME"},
+			MissingAttr{RDMABLK_ATTR_UUID, "UUID"},
+			MissingAttr{RDMABLK_ATTR_SIZE, "SIZE"},
+			MissingAttr{RDMABLK_ATTR_LOGICAL_BLOCK_SIZE, "LOGICAL_BLOCK_SIZE"},
+			MissingAttr{RDMABLK_ATTR_PHYSICAL_BLOCK_SIZE, "PHYSICAL_BLOCK_SIZE"},
+			MissingAttr{RDMABLK_ATTR_NR_QUEUES, "NR_QUEUES"},
+			MissingAttr{RDMABLK_ATTR_QUEUE_DEPTH, "QUEUE_DEPTH"},
+			MissingAttr{RDMABLK_ATTR_DEV_STATE, "DEV_STATE"}),
+	[](const auto &p) { return std::string(p.param.name); });
+
+class ParseDeviceBadAttr : public testing::TestWithParam<BadAttr> {};
+
+TEST_P(ParseDeviceBadAttr, NamesTheAttribute)
+{
+	const BadAttr &c = GetParam();
+	const Msg msg = test::kernel_reply(
+		RDMABLK_CMD_DEV_GET,
+		with_payload(test::device_attrs(test::example_device()), c.type, c.payload));
+	EXPECT_EQ(malformed(parse_device, *msg),
+		  std::string("malformed DEV_GET reply: attribute ") + c.problem);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+	Table, ParseDeviceBadAttr,
+	testing::Values(BadAttr{"short_uuid", RDMABLK_ATTR_UUID, std::vector<std::uint8_t>(8),
+				 "UUID has 8 bytes, expected 16"},
+			BadAttr{"u16_index", RDMABLK_ATTR_DEV_INDEX, std::vector<std::uint8_t>(2),
+				 "DEV_INDEX has 2 bytes, expected 4"},
+			BadAttr{"u32_port", RDMABLK_ATTR_PORT, std::vector<std::uint8_t>(4),
+				 "PORT has 4 bytes, expected 2"},
+			BadAttr{"port_zero", RDMABLK_ATTR_PORT, std::vector<std::uint8_t>(2),
+				 "PORT is 0"},
+			BadAttr{"u64_state", RDMABLK_ATTR_DEV_STATE, std::vector<std::uint8_t>(8),
+				 "DEV_STATE has 8 bytes, expected 4"},
+			BadAttr{"unterminated_name", RDMABLK_ATTR_DEV_NAME,
+				 std::vector<std::uint8_t>{'r', 'd'},
+				 "DEV_NAME is not NUL-terminated"}),
+	[](const auto &p) { return std::string(p.param.name); });
+
 TEST(ParseEvent, ListenerAdded)
 {
 	const Msg msg = test::listener_event(RDMABLK_EVENT_LISTENER_ADDED, {"192.0.2.1", 7471});
 	EXPECT_EQ(parse_event(*msg),
-		  (Event{RDMABLK_EVENT_LISTENER_ADDED, Endpoint{"192.0.2.1", 7471}}));
+		  event_of(RDMABLK_EVENT_LISTENER_ADDED, Endpoint{"192.0.2.1", 7471}));
 }
 
 TEST(ParseEvent, ListenerRemoved)
 {
 	const Msg msg = test::listener_event(RDMABLK_EVENT_LISTENER_REMOVED, {"::1", 1});
-	EXPECT_EQ(parse_event(*msg), (Event{RDMABLK_EVENT_LISTENER_REMOVED, Endpoint{"::1", 1}}));
+	EXPECT_EQ(parse_event(*msg), event_of(RDMABLK_EVENT_LISTENER_REMOVED, Endpoint{"::1", 1}));
 }
 
 TEST(ParseEvent, ListenerEventWithoutAddrIsMalformed)
@@ -189,13 +383,69 @@ TEST(ParseEvent, UnknownTypeWithoutObjectIsKept)
 {
 	const Msg msg = kernel_msg(RDMABLK_CMD_EVENT);
 	put_u32(*msg, RDMABLK_ATTR_EVENT, RDMABLK_EVENT_MAX + 1);
-	EXPECT_EQ(parse_event(*msg), (Event{RDMABLK_EVENT_MAX + 1, std::nullopt}));
+	EXPECT_EQ(parse_event(*msg), event_of(RDMABLK_EVENT_MAX + 1));
 }
 
 TEST(ParseEvent, OtherObjectsAreNotListeners)
 {
+	const Msg msg = test::export_event(RDMABLK_EVENT_EXPORT_ADDED, {"disk0", Uuid{}});
+	put_string(*msg, RDMABLK_ATTR_ADDR, "192.0.2.1");
+	put_u16(*msg, RDMABLK_ATTR_PORT, 7471);
+	EXPECT_EQ(parse_event(*msg).listener, std::nullopt);
+}
+
+class ParseExportEvent : public testing::TestWithParam<std::uint32_t> {};
+
+TEST_P(ParseExportEvent, NamesTheExport)
+{
+	const ExportRef exp{"disk0", test::example_uuid()};
+	const Msg msg = test::export_event(GetParam(), exp);
+	EXPECT_EQ(parse_event(*msg), event_of(GetParam(), std::nullopt, exp));
+}
+
+INSTANTIATE_TEST_SUITE_P(AddedAndRemoved, ParseExportEvent,
+			 testing::Values(RDMABLK_EVENT_EXPORT_ADDED, RDMABLK_EVENT_EXPORT_REMOVED));
+
+TEST(ParseEvent, ExportEventWithoutUuidIsMalformed)
+{
+	const Msg msg = kernel_msg(RDMABLK_CMD_EVENT);
+	put_u32(*msg, RDMABLK_ATTR_EVENT, RDMABLK_EVENT_EXPORT_REMOVED);
+	put_string(*msg, RDMABLK_ATTR_EXPORT_NAME, "disk0");
+	EXPECT_EQ(malformed(parse_event, *msg),
+		  "malformed EVENT notification: attribute UUID is missing");
+}
+
+TEST(ParseEvent, ExportEventWithAShortUuidIsMalformed)
+{
+	const Msg msg = kernel_msg(RDMABLK_CMD_EVENT);
+	put_u32(*msg, RDMABLK_ATTR_EVENT, RDMABLK_EVENT_EXPORT_ADDED);
+	put_string(*msg, RDMABLK_ATTR_EXPORT_NAME, "disk0");
+	put_attr(*msg, RDMABLK_ATTR_UUID, "0123456789abcde", 15);
+	EXPECT_EQ(malformed(parse_event, *msg),
+		  "malformed EVENT notification: attribute UUID has 15 bytes, expected 16");
+}
+
+class ParseDeviceEvent : public testing::TestWithParam<std::uint32_t> {};
+
+TEST_P(ParseDeviceEvent, DescribesTheDevice)
+{
+	Device dev = test::example_device();
+	dev.state = RDMABLK_DEV_DEAD;
+	const Msg msg = test::device_event(GetParam(), dev);
+	EXPECT_EQ(parse_event(*msg), event_of(GetParam(), std::nullopt, std::nullopt, dev));
+}
+
+INSTANTIATE_TEST_SUITE_P(AttachedDetachedAndState, ParseDeviceEvent,
+			 testing::Values(RDMABLK_EVENT_DEVICE_ATTACHED,
+					 RDMABLK_EVENT_DEVICE_DETACHED,
+					 RDMABLK_EVENT_DEVICE_STATE));
+
+TEST(ParseEvent, DeviceEventWithoutTheDeviceIsMalformed)
+{
+	/* A device event carrying only a listener's attributes. */
 	const Msg msg = test::listener_event(RDMABLK_EVENT_DEVICE_ATTACHED, {"192.0.2.1", 7471});
-	EXPECT_EQ(parse_event(*msg), (Event{RDMABLK_EVENT_DEVICE_ATTACHED, std::nullopt}));
+	EXPECT_EQ(malformed(parse_event, *msg),
+		  "malformed EVENT notification: attribute DEV_INDEX is missing");
 }
 
 TEST(ParseNotification, SkipsOtherFamiliesAndCommands)
@@ -212,7 +462,7 @@ TEST(ParseNotification, ParsesEvents)
 {
 	const Msg msg = test::listener_event(RDMABLK_EVENT_LISTENER_ADDED, {"192.0.2.1", 7471});
 	EXPECT_EQ(parse_notification(*msg, test::family_id),
-		  (Event{RDMABLK_EVENT_LISTENER_ADDED, Endpoint{"192.0.2.1", 7471}}));
+		  event_of(RDMABLK_EVENT_LISTENER_ADDED, Endpoint{"192.0.2.1", 7471}));
 }
 
 TEST(ParseNotification, StillRejectsMalformedEvents)

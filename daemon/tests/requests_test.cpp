@@ -65,12 +65,106 @@ INSTANTIATE_TEST_SUITE_P(
 				   Endpoint{"fe80::1%eth0", RDMABLK_DEFAULT_PORT}}),
 	[](const auto &p) { return std::string(p.param.name); });
 
-TEST(Requests, ListenGetIsADump)
+TEST(Requests, ExportAddCarriesNamePathAndUuid)
 {
-	const Msg msg = build_listen_get(family_id);
-	expect_header(*msg, RDMABLK_CMD_LISTEN_GET, NLM_F_DUMP);
+	const Msg msg = build_export_add(family_id, "disk0", "/dev/nullb0", test::example_uuid(),
+					 false);
+	expect_header(*msg, RDMABLK_CMD_EXPORT_ADD, NLM_F_ACK);
+	EXPECT_EQ(attrs_of(*msg),
+		  (std::vector<RawAttr>{
+			  test::string_attr(RDMABLK_ATTR_EXPORT_NAME, "disk0"),
+			  test::string_attr(RDMABLK_ATTR_EXPORT_PATH, "/dev/nullb0"),
+			  test::uuid_attr(RDMABLK_ATTR_UUID, test::example_uuid()),
+		  }));
+}
+
+TEST(Requests, ExportAddFlagsReadOnly)
+{
+	const Msg msg = build_export_add(family_id, "ro", "/dev/sdb", Uuid{}, true);
+	const auto attrs = attrs_of(*msg);
+	ASSERT_EQ(attrs.size(), 4u);
+	EXPECT_EQ(attrs[2], test::uuid_attr(RDMABLK_ATTR_UUID, Uuid{}));
+	EXPECT_EQ(attrs[3], test::flag_attr(RDMABLK_ATTR_READ_ONLY));
+}
+
+TEST(Requests, ExportDelCarriesTheName)
+{
+	const Msg msg = build_export_del(family_id, "disk0");
+	expect_header(*msg, RDMABLK_CMD_EXPORT_DEL, NLM_F_ACK);
+	EXPECT_EQ(attrs_of(*msg), (std::vector<RawAttr>{
+					  test::string_attr(RDMABLK_ATTR_EXPORT_NAME, "disk0"),
+				  }));
+}
+
+TEST(Requests, AttachCarriesTargetExportAndHostid)
+{
+	const Uuid hostid = parse_uuid("0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0");
+	const Msg msg = build_attach(family_id, {.target = {"2001:db8::1", 4420},
+						 .export_name = "disk0",
+						 .hostid = hostid,
+						 .nr_queues = std::nullopt,
+						 .queue_depth = std::nullopt});
+	expect_header(*msg, RDMABLK_CMD_ATTACH, NLM_F_ACK);
+	EXPECT_EQ(attrs_of(*msg), (std::vector<RawAttr>{
+					  test::string_attr(RDMABLK_ATTR_ADDR, "2001:db8::1"),
+					  test::u16_attr(RDMABLK_ATTR_PORT, 4420),
+					  test::string_attr(RDMABLK_ATTR_EXPORT_NAME, "disk0"),
+					  test::uuid_attr(RDMABLK_ATTR_HOSTID, hostid),
+				  }));
+}
+
+TEST(Requests, AttachCarriesQueueSettingsWhenGiven)
+{
+	const Msg msg = build_attach(family_id, {.target = {"192.0.2.1", RDMABLK_DEFAULT_PORT},
+						 .export_name = "disk0",
+						 .hostid = Uuid{},
+						 .nr_queues = 2,
+						 .queue_depth = 64});
+	const auto attrs = attrs_of(*msg);
+	ASSERT_EQ(attrs.size(), 6u);
+	EXPECT_EQ(attrs[4], test::u32_attr(RDMABLK_ATTR_NR_QUEUES, 2));
+	EXPECT_EQ(attrs[5], test::u32_attr(RDMABLK_ATTR_QUEUE_DEPTH, 64));
+
+	const Msg depth_only = build_attach(family_id, {.target = {"192.0.2.1", 1},
+							.export_name = "disk0",
+							.hostid = Uuid{},
+							.nr_queues = std::nullopt,
+							.queue_depth = 1});
+	const auto depth_attrs = attrs_of(*depth_only);
+	ASSERT_EQ(depth_attrs.size(), 5u);
+	EXPECT_EQ(depth_attrs[4], test::u32_attr(RDMABLK_ATTR_QUEUE_DEPTH, 1));
+}
+
+TEST(Requests, DetachCarriesTheIndex)
+{
+	const Msg msg = build_detach(family_id, 7);
+	expect_header(*msg, RDMABLK_CMD_DETACH, NLM_F_ACK);
+	EXPECT_EQ(attrs_of(*msg), (std::vector<RawAttr>{
+					  test::u32_attr(RDMABLK_ATTR_DEV_INDEX, 7),
+				  }));
+}
+
+struct DumpCase {
+	const char *name;
+	Msg (*build)(int family);
+	std::uint8_t cmd;
+};
+
+class DumpRequest : public testing::TestWithParam<DumpCase> {};
+
+TEST_P(DumpRequest, HasNoAttributes)
+{
+	const Msg msg = GetParam().build(family_id);
+	expect_header(*msg, GetParam().cmd, NLM_F_DUMP);
 	EXPECT_TRUE(attrs_of(*msg).empty());
 }
+
+INSTANTIATE_TEST_SUITE_P(
+	EachDump, DumpRequest,
+	testing::Values(DumpCase{"listen_get", build_listen_get, RDMABLK_CMD_LISTEN_GET},
+			DumpCase{"export_get", build_export_get, RDMABLK_CMD_EXPORT_GET},
+			DumpCase{"dev_get", build_dev_get, RDMABLK_CMD_DEV_GET}),
+	[](const auto &p) { return std::string(p.param.name); });
 
 TEST(Requests, AttributesArePaddedToFourBytes)
 {

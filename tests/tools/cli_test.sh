@@ -40,7 +40,10 @@ expect() {
 }
 
 expect 0 '' -- --help
-grep -q 'listen-add' "$out" || { failed=$((failed + 1)); echo "FAIL: --help lists no subcommands"; }
+for sub in info listen-add listen-del listen-list export-add export-del export-list attach detach \
+	dev-list monitor raw; do
+	grep -q "^  $sub " "$out" || { failed=$((failed + 1)); echo "FAIL: --help does not list $sub"; }
+done
 expect 2 '^rdmablk-nl: ' --
 expect 2 '^rdmablk-nl: ' -- no-such-command
 expect 2 '^rdmablk-nl: ADDR: invalid address "garbage": not an IPv4 or IPv6 address$' -- listen-add garbage
@@ -56,6 +59,33 @@ expect 2 '^rdmablk-nl: .*invalid attribute "7:u16:65536"' -- raw --cmd 1 --attr 
 expect 2 '^rdmablk-nl: ' -- monitor --count 0
 expect 2 '^rdmablk-nl: ' -- monitor --timeout -1
 
+expect 2 '^rdmablk-nl: NAME is required$' -- export-add
+expect 2 '^rdmablk-nl: PATH is required$' -- export-add disk0
+expect 2 '^rdmablk-nl: ' -- export-add disk0 /dev/nullb0 extra
+expect 2 '^rdmablk-nl: --uuid: invalid UUID "0f1e2d3c4b5a49688776a5b4c3d2e1f0": expected ' -- \
+	export-add disk0 /dev/nullb0 --uuid 0f1e2d3c4b5a49688776a5b4c3d2e1f0
+expect 2 '^rdmablk-nl: --uuid: invalid UUID .*not a hex digit at position 8$' -- \
+	export-add disk0 /dev/nullb0 --uuid 0f1e2d3g-4b5a-4968-8776-a5b4c3d2e1f0
+expect 2 '^rdmablk-nl: ' -- export-add disk0 /dev/nullb0 --read-only=maybe
+expect 2 '^rdmablk-nl: NAME is required$' -- export-del
+expect 2 '^rdmablk-nl: ' -- export-list disk0
+expect 2 '^rdmablk-nl: ADDR is required$' -- attach
+expect 2 '^rdmablk-nl: NAME is required$' -- attach 192.0.2.1
+expect 2 '^rdmablk-nl: ADDR: invalid address "garbage": not an IPv4 or IPv6 address$' -- attach garbage disk0
+expect 2 '^rdmablk-nl: .*port must be 1 to 65535' -- attach 192.0.2.1:0 disk0
+expect 2 '^rdmablk-nl: "192.0.2.1:80" already gives a port; drop --port$' -- attach 192.0.2.1:80 disk0 --port 81
+expect 2 '^rdmablk-nl: --queues: ' -- attach 192.0.2.1 disk0 --queues 0
+expect 2 '^rdmablk-nl: --queues: ' -- attach 192.0.2.1 disk0 --queues 65
+expect 2 '^rdmablk-nl: --queue-depth: ' -- attach 192.0.2.1 disk0 --queue-depth 0
+expect 2 '^rdmablk-nl: --queue-depth: ' -- attach 192.0.2.1 disk0 --queue-depth 1025
+expect 2 '^rdmablk-nl: --hostid: invalid UUID "host1": expected ' -- attach 192.0.2.1 disk0 --hostid host1
+expect 2 '^rdmablk-nl: DEV is required$' -- detach
+expect 2 '^rdmablk-nl: DEV: invalid device "sda": expected N, rdmablkN or /dev/rdmablkN$' -- detach sda
+expect 2 '^rdmablk-nl: DEV: invalid device "/dev/rdmablk": ' -- detach /dev/rdmablk
+expect 2 '^rdmablk-nl: DEV: invalid device "rdmablk99999999999": device number out of range$' -- \
+	detach rdmablk99999999999
+expect 2 '^rdmablk-nl: ' -- dev-list 0
+
 # Without the module every request names the missing family.
 if [ ! -d /sys/module/rdmablk ]; then
 	missing='^rdmablk-nl: the rdmablk generic netlink family is not registered (is rdmablk.ko loaded?)$'
@@ -65,6 +95,16 @@ if [ ! -d /sys/module/rdmablk ]; then
 	expect 1 "$missing" -- listen-list
 	expect 1 "$missing" -- monitor --count 1 --timeout 1
 	expect 1 "$missing" -- raw --cmd 1 --attr PORT:u16:1 --dump
+	uuid=0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0
+	expect 1 "$missing" -- export-add disk0 /dev/nullb0 --uuid "$uuid" --read-only
+	expect 1 "$missing" -- export-add disk0 /dev/nullb0
+	expect 1 "$missing" -- export-del disk0
+	expect 1 "$missing" -- export-list
+	expect 1 "$missing" -- attach '[::1]:4420' disk0 --queues 2 --queue-depth 64 --hostid "$uuid"
+	expect 1 "$missing" -- detach /dev/rdmablk0
+	expect 1 "$missing" -- detach rdmablk1
+	expect 1 "$missing" -- detach 2
+	expect 1 "$missing" -- dev-list
 	if [ -s "$out" ]; then
 		failed=$((failed + 1))
 		echo "FAIL: output before the failure"

@@ -23,6 +23,8 @@ struct UsageError : std::runtime_error {
 
 void add_info(CLI::App &app, Action &selected);
 void add_listen(CLI::App &app, Action &selected);
+void add_export(CLI::App &app, Action &selected);
+void add_device(CLI::App &app, Action &selected);
 void add_monitor(CLI::App &app, Action &selected);
 void add_raw(CLI::App &app, Action &selected);
 

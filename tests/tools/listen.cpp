@@ -4,60 +4,23 @@
  */
 #include <iostream>
 #include <memory>
-#include <stdexcept>
-#include <string>
 
 #include "commands.hpp"
+#include "format.hpp"
 #include "nl/client.hpp"
-#include "nl/names.hpp"
+#include "options.hpp"
 
 namespace rdmablk::tool {
 
 namespace {
 
-struct EndpointArgs {
-	std::string addr;
-	std::uint16_t port = 0; /* 0: not given */
-};
-
-/* The listener ADDR[:PORT] and --port name together. */
-nl::Endpoint endpoint_of(const EndpointArgs &args)
-{
-	nl::AddrPort parsed = nl::parse_addr_port(args.addr);
-	if (parsed.port && args.port)
-		throw UsageError("\"" + args.addr + "\" already gives a port; drop --port");
-	const std::uint16_t port =
-		parsed.port.value_or(args.port ? args.port : RDMABLK_DEFAULT_PORT);
-	return {std::move(parsed.addr), port};
-}
-
 /* Register subcommand @name taking ADDR[:PORT] [--port P], running @run on the endpoint. */
 void add_endpoint_command(CLI::App &app, Action &selected, const char *name,
 			  const char *description, void (nl::Client::*run)(const nl::Endpoint &))
 {
-	const CLI::Validator addr_check(
-		[](std::string &text) -> std::string {
-			try {
-				nl::parse_addr_port(text);
-				return {};
-			} catch (const std::invalid_argument &e) {
-				return e.what();
-			}
-		},
-		"");
-
 	auto args = std::make_shared<EndpointArgs>();
 	CLI::App *sub = app.add_subcommand(name, description);
-	sub->add_option("ADDR", args->addr,
-			"IPv4 or IPv6 address, optionally with :PORT ([IPv6]:PORT)")
-		->required()
-		->type_name("ADDR[:PORT]")
-		->check(addr_check);
-	sub->add_option("-p,--port", args->port,
-			"rdma_cm port, when ADDR has none (default " +
-				std::to_string(RDMABLK_DEFAULT_PORT) + ")")
-		->type_name("PORT")
-		->check(CLI::Range(1, 65535));
+	add_endpoint_args(*sub, *args, "IPv4 or IPv6 address");
 	sub->callback([&selected, args, run] {
 		selected = [args, run] {
 			const nl::Endpoint endpoint = endpoint_of(*args);
@@ -69,9 +32,8 @@ void add_endpoint_command(CLI::App &app, Action &selected, const char *name,
 
 int run_list()
 {
-	for (const nl::Listener &l : nl::Client::connect().listen_get())
-		std::cout << l.addr << ' ' << l.port << ' ' << nl::listener_state_name(l.state)
-			  << '\n';
+	for (const nl::Listener &listener : nl::Client::connect().listen_get())
+		std::cout << format_listener(listener) << '\n';
 	return 0;
 }
 

@@ -16,9 +16,9 @@
 #include <poll.h>
 
 #include "commands.hpp"
+#include "format.hpp"
 #include "nl/error.hpp"
 #include "nl/monitor.hpp"
-#include "nl/names.hpp"
 
 namespace rdmablk::tool {
 
@@ -32,14 +32,6 @@ struct MonitorArgs {
 };
 
 constexpr int timed_out = 3;
-
-void print(const nl::Event &event)
-{
-	std::cout << "event=" << nl::event_name(event.type);
-	if (event.listener)
-		std::cout << " addr=" << event.listener->addr << " port=" << event.listener->port;
-	std::cout << std::endl;
-}
 
 /* Milliseconds poll() may wait until @deadline: -1 without one, rounded up. */
 int poll_timeout(const std::optional<Clock::time_point> &deadline)
@@ -78,7 +70,7 @@ int run_monitor(const MonitorArgs &args)
 			return timed_out;
 		}
 		for (const nl::Event &event : monitor.read()) {
-			print(event);
+			std::cout << format_event(event) << std::endl;
 			if (++seen == args.count)
 				break;
 		}

@@ -6,13 +6,13 @@
  */
 #include <iostream>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "commands.hpp"
 #include "nl/client.hpp"
 #include "nl/requests.hpp"
+#include "options.hpp"
 #include "raw_attr.hpp"
 
 namespace rdmablk::tool {
@@ -47,17 +47,6 @@ int run_raw(const RawArgs &args)
 
 void add_raw(CLI::App &app, Action &selected)
 {
-	const CLI::Validator attr_check(
-		[](std::string &spec) -> std::string {
-			try {
-				parse_raw_attr(spec);
-				return {};
-			} catch (const std::invalid_argument &e) {
-				return e.what();
-			}
-		},
-		"");
-
 	auto args = std::make_shared<RawArgs>();
 	CLI::App *sub = app.add_subcommand("raw", "Send an arbitrary request and print the replies");
 	sub->add_option("--cmd", args->cmd, "Generic netlink command number")
@@ -68,7 +57,7 @@ void add_raw(CLI::App &app, Action &selected)
 			"Attribute TYPE:KIND[:VALUE]; TYPE a number or name (PORT), KIND one of "
 			"u8 u16 u32 u64 string binary-hex flag; repeatable")
 		->type_name("TYPE:KIND[:VALUE]")
-		->check(attr_check);
+		->check(parsed_by(parse_raw_attr));
 	sub->add_flag("--dump", args->dump, "Send a dump request (NLM_F_DUMP)");
 	sub->callback([&selected, args] { selected = [args] { return run_raw(*args); }; });
 }

@@ -32,6 +32,8 @@ int main(int argc, char **argv)
 	Action selected;
 	add_info(app, selected);
 	add_listen(app, selected);
+	add_export(app, selected);
+	add_device(app, selected);
 	add_monitor(app, selected);
 	add_raw(app, selected);
 

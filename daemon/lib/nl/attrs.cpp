@@ -158,8 +158,13 @@ Attrs::Attrs(nl_msg &msg, std::uint8_t expected_cmd, std::string_view what) : wh
 
 	nlattr *head = genlmsg_attrdata(gnlh, 0);
 	const int len = genlmsg_attrlen(gnlh, 0);
-	if (nla_parse(tb_.data(), RDMABLK_ATTR_MAX, head, len, policy.data()) == 0)
+	if (nla_parse(tb_.data(), RDMABLK_ATTR_MAX, head, len, policy.data()) == 0) {
+		/* libnl lets a flag carry a payload; the kernel never sends one. */
+		for (std::size_t type = 0; type < tb_.size(); type++)
+			if (tb_[type] && specs[type].type == AttrType::flag && nla_len(tb_[type]))
+				fail(explain_invalid(*tb_[type]));
 		return;
+	}
 
 	/* Name the attribute the policy rejects. */
 	nlattr *nla;
@@ -177,11 +182,16 @@ void Attrs::fail(std::string_view problem) const
 	throw MalformedMessage(what_, problem);
 }
 
-const nlattr &Attrs::require(rdmablk_attr type, AttrType as) const
+void Attrs::check_type(rdmablk_attr type, AttrType as) const
 {
 	/* A caller reading an attribute as what it is not is a bug here, not in the kernel. */
 	if (specs[type].type != as)
 		throw std::logic_error("attribute " + name_of(type) + " read with the wrong type");
+}
+
+const nlattr &Attrs::require(rdmablk_attr type, AttrType as) const
+{
+	check_type(type, as);
 	if (!tb_[type])
 		fail("attribute " + name_of(type) + " is missing");
 	return *tb_[type];
@@ -205,6 +215,23 @@ std::uint32_t Attrs::u32(rdmablk_attr type) const
 std::uint64_t Attrs::u64(rdmablk_attr type) const
 {
 	return nla_get_u64(&require(type, AttrType::u64));
+}
+
+Uuid Attrs::uuid(rdmablk_attr type) const
+{
+	Uuid uuid;
+	if (specs[type].len != uuid.bytes.size())
+		throw std::logic_error("attribute " + name_of(type) + " is not a UUID");
+	/* The policy has checked that the size is a UUID's. */
+	const nlattr &nla = require(type, AttrType::binary);
+	nla_memcpy(uuid.bytes.data(), &nla, static_cast<int>(uuid.bytes.size()));
+	return uuid;
+}
+
+bool Attrs::flag(rdmablk_attr type) const
+{
+	check_type(type, AttrType::flag);
+	return tb_[type] != nullptr;
 }
 
 } // namespace rdmablk::nl

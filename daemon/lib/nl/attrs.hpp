@@ -13,6 +13,8 @@
 
 #include <linux/rdmablk.h>
 
+#include "nl/uuid.hpp"
+
 struct nl_msg;
 struct nlattr;
 
@@ -60,11 +62,17 @@ public:
 	std::uint16_t u16(rdmablk_attr type) const;
 	std::uint32_t u32(rdmablk_attr type) const;
 	std::uint64_t u64(rdmablk_attr type) const;
+	/* A binary attribute of RDMABLK_UUID_SIZE bytes. */
+	Uuid uuid(rdmablk_attr type) const;
+
+	/* Whether flag attribute @type is present. */
+	bool flag(rdmablk_attr type) const;
 
 	/* MalformedMessage about this message. */
 	[[noreturn]] void fail(std::string_view problem) const;
 
 private:
+	void check_type(rdmablk_attr type, AttrType as) const;
 	const nlattr &require(rdmablk_attr type, AttrType as) const;
 
 	std::string what_;

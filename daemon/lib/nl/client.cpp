@@ -10,6 +10,27 @@
 
 namespace rdmablk::nl {
 
+namespace {
+
+/* The one message of a reply that must have exactly one, called @what. */
+nl_msg &only(const std::vector<Msg> &replies, std::string_view what)
+{
+	if (replies.size() != 1)
+		throw MalformedMessage(what,
+				       "expected 1 message, got " + std::to_string(replies.size()));
+	return *replies.front();
+}
+
+} // namespace
+
+template <typename Parse> auto Client::dump(nl_msg &req, std::string_view what, Parse parse)
+{
+	std::vector<decltype(parse(req))> entries;
+	for (const Msg &reply : transport_->transact(req, what))
+		entries.push_back(parse(*reply));
+	return entries;
+}
+
 Client::Client(std::unique_ptr<Transport> transport, int family)
 	: transport_(std::move(transport)), family_(family)
 {
@@ -27,11 +48,8 @@ Client Client::connect()
 Info Client::get_info()
 {
 	const Msg req = build_get_info(family_);
-	std::vector<Msg> replies = transport_->transact(*req, "getting module info");
-	if (replies.size() != 1)
-		throw MalformedMessage("GET_INFO reply",
-				       "expected 1 message, got " + std::to_string(replies.size()));
-	return parse_info(*replies.front());
+	const std::vector<Msg> replies = transport_->transact(*req, "getting module info");
+	return parse_info(only(replies, "GET_INFO reply"));
 }
 
 void Client::listen_add(const Endpoint &endpoint)
@@ -49,10 +67,46 @@ void Client::listen_del(const Endpoint &endpoint)
 std::vector<Listener> Client::listen_get()
 {
 	const Msg req = build_listen_get(family_);
-	std::vector<Listener> listeners;
-	for (const Msg &reply : transport_->transact(*req, "listing listeners"))
-		listeners.push_back(parse_listener(*reply));
-	return listeners;
+	return dump(*req, "listing listeners", parse_listener);
+}
+
+void Client::export_add(std::string_view name, std::string_view path, const Uuid &uuid,
+			bool read_only)
+{
+	const Msg req = build_export_add(family_, name, path, uuid, read_only);
+	transport_->transact(*req, "adding export " + std::string(name));
+}
+
+void Client::export_del(std::string_view name)
+{
+	const Msg req = build_export_del(family_, name);
+	transport_->transact(*req, "removing export " + std::string(name));
+}
+
+std::vector<Export> Client::export_get()
+{
+	const Msg req = build_export_get(family_);
+	return dump(*req, "listing exports", parse_export);
+}
+
+Device Client::attach(const AttachArgs &args)
+{
+	const Msg req = build_attach(family_, args);
+	const std::vector<Msg> replies = transport_->transact(
+		*req, "attaching export " + args.export_name + " from " + to_string(args.target));
+	return parse_attach(only(replies, "ATTACH reply"));
+}
+
+void Client::detach(std::uint32_t index)
+{
+	const Msg req = build_detach(family_, index);
+	transport_->transact(*req, "detaching rdmablk" + std::to_string(index));
+}
+
+std::vector<Device> Client::dev_get()
+{
+	const Msg req = build_dev_get(family_);
+	return dump(*req, "listing devices", parse_device);
 }
 
 std::vector<Msg> Client::request(nl_msg &msg, std::string_view what)

@@ -4,13 +4,16 @@
  */
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string_view>
 #include <vector>
 
 #include "nl/endpoint.hpp"
+#include "nl/requests.hpp"
 #include "nl/transport.hpp"
 #include "nl/types.hpp"
+#include "nl/uuid.hpp"
 
 namespace rdmablk::nl {
 
@@ -29,10 +32,24 @@ public:
 	void listen_del(const Endpoint &endpoint);
 	std::vector<Listener> listen_get();
 
+	void export_add(std::string_view name, std::string_view path, const Uuid &uuid,
+			bool read_only);
+	void export_del(std::string_view name);
+	std::vector<Export> export_get();
+
+	/* The device the module created. */
+	Device attach(const AttachArgs &args);
+	/* Detach /dev/rdmablk@index. */
+	void detach(std::uint32_t index);
+	std::vector<Device> dev_get();
+
 	/* Send a request built by hand and return the replies, unparsed. */
 	std::vector<Msg> request(nl_msg &msg, std::string_view what);
 
 private:
+	/* Send dump request @req and parse every reply with @parse. */
+	template <typename Parse> auto dump(nl_msg &req, std::string_view what, Parse parse);
+
 	std::unique_ptr<Transport> transport_;
 	int family_;
 };

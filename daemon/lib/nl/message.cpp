@@ -56,6 +56,11 @@ void put_string(nl_msg &msg, int type, std::string_view value)
 	put_attr(msg, type, terminated.c_str(), terminated.size() + 1);
 }
 
+void put_flag(nl_msg &msg, int type)
+{
+	put_attr(msg, type, nullptr, 0);
+}
+
 std::optional<std::uint8_t> genl_cmd(nl_msg &msg)
 {
 	nlmsghdr *nlh = nlmsg_hdr(&msg);

@@ -34,6 +34,8 @@ void put_u32(nl_msg &msg, int type, std::uint32_t value);
 void put_u64(nl_msg &msg, int type, std::uint64_t value);
 /* A NUL-terminated string attribute. */
 void put_string(nl_msg &msg, int type, std::string_view value);
+/* An attribute without payload, meaning "yes" by being there. */
+void put_flag(nl_msg &msg, int type);
 
 /* The generic netlink command of @msg, or nullopt when it has no complete genl header. */
 std::optional<std::uint8_t> genl_cmd(nl_msg &msg);

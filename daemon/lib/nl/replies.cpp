@@ -10,7 +10,7 @@ namespace rdmablk::nl {
 namespace {
 
 /* RDMABLK_ATTR_PORT, which the ABI keeps in 1..65535. */
-std::uint16_t listener_port(const Attrs &attrs)
+std::uint16_t checked_port(const Attrs &attrs)
 {
 	const std::uint16_t port = attrs.u16(RDMABLK_ATTR_PORT);
 	if (port == 0)
@@ -18,9 +18,44 @@ std::uint16_t listener_port(const Attrs &attrs)
 	return port;
 }
 
+Endpoint endpoint_of(const Attrs &attrs)
+{
+	return {attrs.string(RDMABLK_ATTR_ADDR), checked_port(attrs)};
+}
+
+/* The device attributes DEV_GET, ATTACH and device events share. */
+Device device_of(const Attrs &attrs)
+{
+	return {
+		.index = attrs.u32(RDMABLK_ATTR_DEV_INDEX),
+		.name = attrs.string(RDMABLK_ATTR_DEV_NAME),
+		.target = endpoint_of(attrs),
+		.export_name = attrs.string(RDMABLK_ATTR_EXPORT_NAME),
+		.uuid = attrs.uuid(RDMABLK_ATTR_UUID),
+		.size = attrs.u64(RDMABLK_ATTR_SIZE),
+		.logical_block_size = attrs.u32(RDMABLK_ATTR_LOGICAL_BLOCK_SIZE),
+		.physical_block_size = attrs.u32(RDMABLK_ATTR_PHYSICAL_BLOCK_SIZE),
+		.read_only = attrs.flag(RDMABLK_ATTR_READ_ONLY),
+		.nr_queues = attrs.u32(RDMABLK_ATTR_NR_QUEUES),
+		.queue_depth = attrs.u32(RDMABLK_ATTR_QUEUE_DEPTH),
+		.state = attrs.u32(RDMABLK_ATTR_DEV_STATE),
+	};
+}
+
 bool is_listener_event(std::uint32_t type)
 {
 	return type == RDMABLK_EVENT_LISTENER_ADDED || type == RDMABLK_EVENT_LISTENER_REMOVED;
+}
+
+bool is_export_event(std::uint32_t type)
+{
+	return type == RDMABLK_EVENT_EXPORT_ADDED || type == RDMABLK_EVENT_EXPORT_REMOVED;
+}
+
+bool is_device_event(std::uint32_t type)
+{
+	return type == RDMABLK_EVENT_DEVICE_ATTACHED || type == RDMABLK_EVENT_DEVICE_DETACHED ||
+	       type == RDMABLK_EVENT_DEVICE_STATE;
 }
 
 } // namespace
@@ -41,19 +76,50 @@ Listener parse_listener(nl_msg &msg)
 	const Attrs attrs(msg, RDMABLK_CMD_LISTEN_GET, "LISTEN_GET reply");
 	return {
 		.addr = attrs.string(RDMABLK_ATTR_ADDR),
-		.port = listener_port(attrs),
+		.port = checked_port(attrs),
 		.state = attrs.u32(RDMABLK_ATTR_LISTENER_STATE),
 	};
+}
+
+Export parse_export(nl_msg &msg)
+{
+	const Attrs attrs(msg, RDMABLK_CMD_EXPORT_GET, "EXPORT_GET reply");
+	return {
+		.name = attrs.string(RDMABLK_ATTR_EXPORT_NAME),
+		.path = attrs.string(RDMABLK_ATTR_EXPORT_PATH),
+		.uuid = attrs.uuid(RDMABLK_ATTR_UUID),
+		.size = attrs.u64(RDMABLK_ATTR_SIZE),
+		.logical_block_size = attrs.u32(RDMABLK_ATTR_LOGICAL_BLOCK_SIZE),
+		.physical_block_size = attrs.u32(RDMABLK_ATTR_PHYSICAL_BLOCK_SIZE),
+		.read_only = attrs.flag(RDMABLK_ATTR_READ_ONLY),
+		.nr_connections = attrs.u32(RDMABLK_ATTR_NR_CONNECTIONS),
+	};
+}
+
+Device parse_device(nl_msg &msg)
+{
+	return device_of(Attrs(msg, RDMABLK_CMD_DEV_GET, "DEV_GET reply"));
+}
+
+Device parse_attach(nl_msg &msg)
+{
+	return device_of(Attrs(msg, RDMABLK_CMD_ATTACH, "ATTACH reply"));
 }
 
 Event parse_event(nl_msg &msg)
 {
 	const Attrs attrs(msg, RDMABLK_CMD_EVENT, "EVENT notification");
-	Event event{.type = attrs.u32(RDMABLK_ATTR_EVENT), .listener = std::nullopt};
+	Event event;
+	event.type = attrs.u32(RDMABLK_ATTR_EVENT);
 
-	/* Listener events must name the listener. */
+	/* Events of a known type must describe their object. */
 	if (is_listener_event(event.type))
-		event.listener = Endpoint{attrs.string(RDMABLK_ATTR_ADDR), listener_port(attrs)};
+		event.listener = endpoint_of(attrs);
+	else if (is_export_event(event.type))
+		event.export_ref = ExportRef{attrs.string(RDMABLK_ATTR_EXPORT_NAME),
+					     attrs.uuid(RDMABLK_ATTR_UUID)};
+	else if (is_device_event(event.type))
+		event.device = device_of(attrs);
 	return event;
 }
 

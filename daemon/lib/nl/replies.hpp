@@ -20,6 +20,15 @@ Info parse_info(nl_msg &msg);
 /* One message of an RDMABLK_CMD_LISTEN_GET dump. */
 Listener parse_listener(nl_msg &msg);
 
+/* One message of an RDMABLK_CMD_EXPORT_GET dump. */
+Export parse_export(nl_msg &msg);
+
+/* One message of an RDMABLK_CMD_DEV_GET dump. */
+Device parse_device(nl_msg &msg);
+
+/* The RDMABLK_CMD_ATTACH reply: the new device. */
+Device parse_attach(nl_msg &msg);
+
 /* An RDMABLK_CMD_EVENT notification. */
 Event parse_event(nl_msg &msg);
 

@@ -9,11 +9,25 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
 
 #include "nl/endpoint.hpp"
 #include "nl/message.hpp"
+#include "nl/uuid.hpp"
 
 namespace rdmablk::nl {
+
+/* What RDMABLK_CMD_ATTACH asks for. */
+struct AttachArgs {
+	Endpoint target;
+	std::string export_name;
+	Uuid hostid;
+	/* Left to the module when not given. */
+	std::optional<std::uint32_t> nr_queues;
+	std::optional<std::uint32_t> queue_depth;
+};
 
 /* A request header only: command @cmd with netlink flags @flags (NLM_F_*). */
 Msg build_request(int family, std::uint8_t cmd, int flags);
@@ -23,5 +37,17 @@ Msg build_listen_add(int family, const Endpoint &endpoint);
 Msg build_listen_del(int family, const Endpoint &endpoint);
 /* A dump request: one reply per listener. */
 Msg build_listen_get(int family);
+
+Msg build_export_add(int family, std::string_view name, std::string_view path, const Uuid &uuid,
+		     bool read_only);
+Msg build_export_del(int family, std::string_view name);
+/* A dump request: one reply per export. */
+Msg build_export_get(int family);
+
+Msg build_attach(int family, const AttachArgs &args);
+/* Detach /dev/rdmablk@index. */
+Msg build_detach(int family, std::uint32_t index);
+/* A dump request: one reply per attached device. */
+Msg build_dev_get(int family);
 
 } // namespace rdmablk::nl

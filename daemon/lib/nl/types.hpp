@@ -9,6 +9,7 @@
 #include <string>
 
 #include "nl/endpoint.hpp"
+#include "nl/uuid.hpp"
 
 namespace rdmablk::nl {
 
@@ -31,11 +32,53 @@ struct Listener {
 	bool operator==(const Listener &) const = default;
 };
 
+/* One RDMABLK_CMD_EXPORT_GET dump entry: a block device the target serves. */
+struct Export {
+	std::string name;
+	std::string path;
+	Uuid uuid;
+	std::uint64_t size = 0; /* bytes */
+	std::uint32_t logical_block_size = 0;
+	std::uint32_t physical_block_size = 0;
+	bool read_only = false;
+	std::uint32_t nr_connections = 0;
+
+	bool operator==(const Export &) const = default;
+};
+
+/* One RDMABLK_CMD_DEV_GET dump entry, or the RDMABLK_CMD_ATTACH reply: /dev/rdmablkN. */
+struct Device {
+	std::uint32_t index = 0; /* N */
+	std::string name;	 /* "rdmablkN" */
+	Endpoint target;
+	std::string export_name;
+	Uuid uuid; /* the export's */
+	std::uint64_t size = 0; /* bytes */
+	std::uint32_t logical_block_size = 0;
+	std::uint32_t physical_block_size = 0;
+	bool read_only = false;
+	std::uint32_t nr_queues = 0;
+	std::uint32_t queue_depth = 0;
+	std::uint32_t state = 0; /* enum rdmablk_dev_state */
+
+	bool operator==(const Device &) const = default;
+};
+
+/* The export an export event is about. */
+struct ExportRef {
+	std::string name;
+	Uuid uuid;
+
+	bool operator==(const ExportRef &) const = default;
+};
+
 /* An RDMABLK_CMD_EVENT notification. */
 struct Event {
 	std::uint32_t type = 0; /* enum rdmablk_event */
-	/* The listener concerned, for listener events. */
+	/* The object concerned: at most one is set, as the type says. */
 	std::optional<Endpoint> listener;
+	std::optional<ExportRef> export_ref;
+	std::optional<Device> device;
 
 	bool operator==(const Event &) const = default;
 };

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rdmablk-nl attach, detach, dev-list: initiator devices, /dev/rdmablkN.
+ */
+#include <cstdint>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "commands.hpp"
+#include "format.hpp"
+#include "nl/client.hpp"
+#include "nl/dev_name.hpp"
+#include "nl/hostid.hpp"
+#include "nl/uuid.hpp"
+#include "options.hpp"
+
+namespace rdmablk::tool {
+
+namespace {
+
+struct AttachOptions {
+	EndpointArgs target;
+	std::string export_name;
+	std::uint32_t nr_queues = 0;   /* 0: the module's default */
+	std::uint32_t queue_depth = 0; /* 0: the module's default */
+	std::string hostid;	       /* empty: read_hostid() */
+};
+
+std::optional<std::uint32_t> given(std::uint32_t value)
+{
+	return value ? std::optional(value) : std::nullopt;
+}
+
+int run_attach(const AttachOptions &args)
+{
+	const nl::AttachArgs request{
+		.target = endpoint_of(args.target),
+		.export_name = args.export_name,
+		.hostid = args.hostid.empty() ? nl::read_hostid() : nl::parse_uuid(args.hostid),
+		.nr_queues = given(args.nr_queues),
+		.queue_depth = given(args.queue_depth),
+	};
+	const nl::Device dev = nl::Client::connect().attach(request);
+	std::cout << "/dev/" << dev.name << '\n';
+	return 0;
+}
+
+int run_dev_list()
+{
+	for (const nl::Device &dev : nl::Client::connect().dev_get())
+		std::cout << format_device(dev) << '\n';
+	return 0;
+}
+
+void add_attach(CLI::App &app, Action &selected)
+{
+	auto args = std::make_shared<AttachOptions>();
+	CLI::App *sub =
+		app.add_subcommand("attach", "Attach a remote export; prints /dev/rdmablkN");
+	add_endpoint_args(*sub, args->target, "The target's IPv4 or IPv6 address");
+	sub->add_option("NAME", args->export_name, "Export name")->required();
+	sub->add_option("-q,--queues", args->nr_queues,
+			"I/O queues (default: one per CPU, capped by the target)")
+		->type_name("N")
+		->check(CLI::Range(1, RDMABLK_MAX_QUEUES));
+	sub->add_option("-d,--queue-depth", args->queue_depth,
+			"Commands in flight per queue (default " +
+				std::to_string(RDMABLK_DEFAULT_QUEUE_DEPTH) +
+				", capped by the target)")
+		->type_name("N")
+		->check(CLI::Range(1, RDMABLK_MAX_QUEUE_DEPTH));
+	sub->add_option("--hostid", args->hostid,
+			std::string("This host's UUID (default: from ") + nl::hostid_path +
+				", else " + nl::machine_id_path + ")")
+		->type_name("UUID")
+		->check(parsed_by(nl::parse_uuid));
+	sub->callback([&selected, args] { selected = [args] { return run_attach(*args); }; });
+}
+
+void add_detach(CLI::App &app, Action &selected)
+{
+	auto dev = std::make_shared<std::string>();
+	CLI::App *sub = app.add_subcommand("detach", "Detach a device");
+	sub->add_option("DEV", *dev, "N, rdmablkN or /dev/rdmablkN")
+		->required()
+		->check(parsed_by(nl::parse_dev_index));
+	sub->callback([&selected, dev] {
+		selected = [dev] {
+			nl::Client::connect().detach(nl::parse_dev_index(*dev));
+			return 0;
+		};
+	});
+}
+
+} // namespace
+
+void add_device(CLI::App &app, Action &selected)
+{
+	add_attach(app, selected);
+	add_detach(app, selected);
+	app.add_subcommand("dev-list", "Print the devices: rdmablkN ADDR PORT NAME UUID SIZE LBS "
+				       "PBS ro|rw QUEUES QDEPTH STATE, one a line")
+		->callback([&selected] { selected = run_dev_list; });
+}
+
+} // namespace rdmablk::tool
