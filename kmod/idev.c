@@ -260,7 +260,8 @@ static void rdmablk_idev_err_work(struct work_struct *work)
 		queue_delayed_work(rdmablk_wq, &idev->fail_fast_work,
 				   fail_tmo * HZ);
 	queue_delayed_work(rdmablk_wq, &idev->reconnect_work,
-			   READ_ONCE(idev->tmo.reconnect_delay) * HZ);
+			   test_and_clear_bit(RDMABLK_IDEV_RESET, &idev->flags) ?
+			   0 : READ_ONCE(idev->tmo.reconnect_delay) * HZ);
 	rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_STATE, why);
 out_unlock:
 	mutex_unlock(&idev->recovery_lock);
@@ -897,9 +898,10 @@ out_unlock:
  *
  * A reconnecting device tries at once instead of at its next timer; a
  * device that gave up starts reconnecting again, with its timeouts
- * counted from now.
+ * counted from now; a live device drops its connections and reconnects
+ * at once (a reset: its in-flight I/O is requeued, not failed).
  *
- * Return: 0, -ENOENT, or -EALREADY for a live device.
+ * Return: 0, or -ENOENT.
  */
 int rdmablk_idev_reconnect(int index, struct netlink_ext_ack *extack)
 {
@@ -929,10 +931,15 @@ int rdmablk_idev_reconnect(int index, struct netlink_ext_ack *extack)
 			rdmablk_idev_quiesce(idev);
 		mod_delayed_work(rdmablk_wq, &idev->reconnect_work, 0);
 		break;
+	case RDMABLK_DEV_LIVE:
+		spin_unlock_irqrestore(&idev->state_lock, flags);
+		set_bit(RDMABLK_IDEV_RESET, &idev->flags);
+		rdmablk_idev_conn_lost(idev, "reset requested");
+		break;
 	default:
 		spin_unlock_irqrestore(&idev->state_lock, flags);
-		NL_SET_ERR_MSG(extack, "the device is connected");
-		ret = -EALREADY;
+		NL_SET_ERR_MSG(extack, "the device is being detached");
+		ret = -EBUSY;
 		break;
 	}
 	mutex_unlock(&idev->recovery_lock);

@@ -172,6 +172,7 @@ struct rdmablk_ireq {
  * @fail_fast_work: fires fast_io_fail_tmo after the loss
  * @ka_work: sends keep-alives, and notices unanswered ones
  * @want_qd: credits asked for per queue, the keep-alive one included
+ * @flags: RDMABLK_IDEV_*
  */
 struct rdmablk_idev {
 	struct list_head node;
@@ -204,6 +205,11 @@ struct rdmablk_idev {
 	struct delayed_work fail_fast_work;
 	struct delayed_work ka_work;
 	u16 want_qd;
+	unsigned long flags;
+};
+
+enum {
+	RDMABLK_IDEV_RESET,	/* reconnect at once, not after reconnect_delay */
 };
 
 /* iqueue.c */

@@ -230,3 +230,34 @@ fio_verify() {
 	grep -q 'err= 0' "$RESULTS/fio-$bs-$qd.txt" ||
 		fail "fio reported errors: $(cat "$RESULTS/fio-$bs-$qd.txt")"
 }
+
+# rxe_netdev DEV: the network interface under soft-RoCE device DEV.
+rxe_netdev() {
+	rdma link show "$1/1" | sed -n 's/.* netdev \([^ ]*\).*/\1/p'
+}
+
+# dev_field DEV KEY: one value of `rdmablk-nl dev-show DEV`.
+dev_field() {
+	nl dev-show "$1" | sed -n "s/^$2=//p"
+}
+
+# dev_state DEV: live | reconnecting | dead | deleting
+dev_state() {
+	dev_field "$1" state
+}
+
+# wait_state DEV STATE [SECONDS]: until DEV reaches STATE.
+wait_state() {
+	local dev=$1 want=$2 t=${3:-60}
+	wait_for -t "$t" -i 0.5 bash -c "[ \"\$('$RDMABLK_NL' dev-show '$dev' | sed -n 's/^state=//p')\" = '$want' ]" ||
+		fail "$dev did not become $want within ${t}s: $(nl dev-show "$dev" | tr '\n' ' ')"
+}
+
+# rdma_objects: counts of QPs, MRs, PDs, CQs and cm ids, for leak checks.
+rdma_objects() {
+	local kind
+	for kind in qp mr pd cq cm_id; do
+		printf '%s=%s ' "$kind" "$(rdma resource show "$kind" 2>/dev/null | grep -c . || true)"
+	done
+	echo
+}

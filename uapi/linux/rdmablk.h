@@ -60,7 +60,9 @@
  *                                 RECONNECT_DELAY, CTRL_LOSS_TMO, FAST_IO_FAIL_TMO,
  *                                 KEEPALIVE_TMO; takes effect at once
  *   RDMABLK_CMD_RECONNECT         request: RDMABLK_ATTR_DEV_INDEX; a device that is
- *                                 reconnecting tries now instead of at its next timer
+ *                                 reconnecting tries now instead of at its next timer,
+ *                                 one that gave up starts again, a live one drops
+ *                                 and re-establishes its connections (a reset)
  *   RDMABLK_CMD_DETACH            request: RDMABLK_ATTR_DEV_INDEX
  *   RDMABLK_CMD_DEV_GET           dump; one message per attached device:
  *       RDMABLK_ATTR_DEV_INDEX        u32     N of /dev/rdmablkN
