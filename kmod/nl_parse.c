@@ -67,7 +67,7 @@ const struct nla_policy rdmablk_nl_export_policy[RDMABLK_ATTR_MAX + 1] = {
 	[RDMABLK_ATTR_UUID] = NLA_POLICY_EXACT_LEN(RDMABLK_UUID_SIZE),
 	[RDMABLK_ATTR_READ_ONLY] = { .type = NLA_FLAG },
 	[RDMABLK_ATTR_ALLOWED_HOSTS] =
-		NLA_POLICY_NESTED_ARRAY(rdmablk_nl_allowed_policy),
+		NLA_POLICY_NESTED(rdmablk_nl_allowed_policy),
 };
 
 /* Not const: the 6.1 policy holds a non-const pointer to them. */

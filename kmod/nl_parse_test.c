@@ -172,6 +172,285 @@ static void rdmablk_nl_listen_policy_rejects(struct kunit *test)
 	nl_req_free(&r);
 }
 
+static const u8 test_uuid[RDMABLK_UUID_SIZE] = {
+	0x6b, 0x1a, 0xd5, 0xc8, 0x3a, 0x3e, 0x4c, 0x1f,
+	0x9d, 0x0a, 0x2f, 0x2f, 0x6c, 0x1d, 0x7e, 0x01,
+};
+
+static void put_export(struct kunit *test, struct nl_req *r, const char *name,
+		       const char *path, const u8 *uuid)
+{
+	if (name)
+		KUNIT_ASSERT_EQ(test, nla_put_string(r->skb, RDMABLK_ATTR_EXPORT_NAME, name), 0);
+	if (path)
+		KUNIT_ASSERT_EQ(test, nla_put_string(r->skb, RDMABLK_ATTR_EXPORT_PATH, path), 0);
+	if (uuid)
+		KUNIT_ASSERT_EQ(test, nla_put(r->skb, RDMABLK_ATTR_UUID, RDMABLK_UUID_SIZE,
+					      uuid), 0);
+}
+
+/* Parse an EXPORT_ADD request; return what the policy or decoding said. */
+static int export_add(struct kunit *test, struct nl_req *r,
+		      struct rdmablk_export_req *req)
+{
+	int ret = nl_req_parse(r, rdmablk_nl_export_policy);
+
+	if (ret)
+		return ret;
+	return rdmablk_nl_parse_export(r->tb, true, req, &r->extack);
+}
+
+static void rdmablk_nl_export_accepts(struct kunit *test)
+{
+	struct rdmablk_export_req *req = kunit_kzalloc(test, sizeof(*req), GFP_KERNEL);
+	u8 other[RDMABLK_UUID_SIZE] = { 1 };
+	struct nlattr *nest;
+	struct nl_req r;
+
+	KUNIT_ASSERT_NOT_NULL(test, req);
+	nl_req_init(test, &r);
+	put_export(test, &r, "db.prod-1", "/dev/ram0", test_uuid);
+	KUNIT_ASSERT_EQ(test, nla_put_flag(r.skb, RDMABLK_ATTR_READ_ONLY), 0);
+	nest = nla_nest_start(r.skb, RDMABLK_ATTR_ALLOWED_HOSTS);
+	KUNIT_ASSERT_NOT_NULL(test, nest);
+	KUNIT_ASSERT_EQ(test, nla_put(r.skb, RDMABLK_ATTR_HOSTID, RDMABLK_UUID_SIZE, test_uuid), 0);
+	KUNIT_ASSERT_EQ(test, nla_put(r.skb, RDMABLK_ATTR_HOSTID, RDMABLK_UUID_SIZE, other), 0);
+	nla_nest_end(r.skb, nest);
+	KUNIT_ASSERT_EQ(test, export_add(test, &r, req), 0);
+	KUNIT_EXPECT_STREQ(test, req->name, "db.prod-1");
+	KUNIT_EXPECT_STREQ(test, req->path, "/dev/ram0");
+	KUNIT_EXPECT_TRUE(test, req->read_only);
+	KUNIT_EXPECT_EQ(test, memcmp(req->uuid, test_uuid, RDMABLK_UUID_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, req->nr_allowed, 2U);
+	KUNIT_EXPECT_EQ(test, memcmp(req->allowed[1], other, RDMABLK_UUID_SIZE), 0);
+	nl_req_free(&r);
+}
+
+struct export_bad {
+	const char *name;
+	const char *ename;
+	const char *path;
+	const u8 *uuid;
+	int ret;
+};
+
+static const u8 nil_uuid[RDMABLK_UUID_SIZE];
+
+static const struct export_bad export_bads[] = {
+	{ "missing name", NULL, "/dev/ram0", test_uuid, -EINVAL },
+	{ "name with a space", "a b", "/dev/ram0", test_uuid, -EINVAL },
+	{ "name with a slash", "../x", "/dev/ram0", test_uuid, -EINVAL },
+	{ "missing path", "x", NULL, test_uuid, -EINVAL },
+	{ "relative path", "x", "ram0", test_uuid, -EINVAL },
+	{ "missing uuid", "x", "/dev/ram0", NULL, -EINVAL },
+	{ "nil uuid", "x", "/dev/ram0", nil_uuid, -EINVAL },
+};
+
+static void export_bad_desc(const struct export_bad *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(export_bad, export_bads, export_bad_desc);
+
+static void rdmablk_nl_export_rejects(struct kunit *test)
+{
+	const struct export_bad *c = test->param_value;
+	struct rdmablk_export_req *req = kunit_kzalloc(test, sizeof(*req), GFP_KERNEL);
+	struct nl_req r;
+
+	KUNIT_ASSERT_NOT_NULL(test, req);
+	nl_req_init(test, &r);
+	put_export(test, &r, c->ename, c->path, c->uuid);
+	KUNIT_EXPECT_EQ(test, export_add(test, &r, req), c->ret);
+	KUNIT_EXPECT_NOT_NULL(test, r.extack._msg);
+	nl_req_free(&r);
+}
+
+static void rdmablk_nl_export_rejects_bad_allow_list(struct kunit *test)
+{
+	struct rdmablk_export_req *req = kunit_kzalloc(test, sizeof(*req), GFP_KERNEL);
+	struct nlattr *nest;
+	struct nl_req r;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, req);
+
+	/* A short host id. */
+	nl_req_init(test, &r);
+	put_export(test, &r, "x", "/dev/ram0", test_uuid);
+	nest = nla_nest_start(r.skb, RDMABLK_ATTR_ALLOWED_HOSTS);
+	KUNIT_ASSERT_EQ(test, nla_put(r.skb, RDMABLK_ATTR_HOSTID, 3, test_uuid), 0);
+	nla_nest_end(r.skb, nest);
+	KUNIT_EXPECT_EQ(test, export_add(test, &r, req), -ERANGE);
+	KUNIT_EXPECT_NOT_NULL(test, r.extack._msg);
+	nl_req_free(&r);
+
+	/* Something else than host ids. */
+	nl_req_init(test, &r);
+	put_export(test, &r, "x", "/dev/ram0", test_uuid);
+	nest = nla_nest_start(r.skb, RDMABLK_ATTR_ALLOWED_HOSTS);
+	KUNIT_ASSERT_EQ(test, nla_put_u16(r.skb, RDMABLK_ATTR_PORT, 1), 0);
+	nla_nest_end(r.skb, nest);
+	KUNIT_EXPECT_EQ(test, export_add(test, &r, req), -EINVAL);
+	nl_req_free(&r);
+
+	/* Too many. */
+	nl_req_init(test, &r);
+	nlmsg_free(r.skb);
+	r.skb = nlmsg_new(8192, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r.skb);
+	put_export(test, &r, "x", "/dev/ram0", test_uuid);
+	nest = nla_nest_start(r.skb, RDMABLK_ATTR_ALLOWED_HOSTS);
+	for (i = 0; i <= RDMABLK_MAX_ALLOWED_HOSTS; i++)
+		KUNIT_ASSERT_EQ(test, nla_put(r.skb, RDMABLK_ATTR_HOSTID,
+					      RDMABLK_UUID_SIZE, test_uuid), 0);
+	nla_nest_end(r.skb, nest);
+	KUNIT_EXPECT_EQ(test, export_add(test, &r, req), -E2BIG);
+	KUNIT_EXPECT_NOT_NULL(test, r.extack._msg);
+	nl_req_free(&r);
+}
+
+static int attach(struct nl_req *r, struct rdmablk_attach_req *req)
+{
+	int ret = nl_req_parse(r, rdmablk_nl_attach_policy);
+
+	if (ret)
+		return ret;
+	return rdmablk_nl_parse_attach(&init_net, r->tb, req, &r->extack);
+}
+
+static void put_attach(struct kunit *test, struct nl_req *r, const char *addr)
+{
+	KUNIT_ASSERT_EQ(test, nla_put_string(r->skb, RDMABLK_ATTR_ADDR, addr), 0);
+	KUNIT_ASSERT_EQ(test, nla_put_string(r->skb, RDMABLK_ATTR_EXPORT_NAME, "d0"), 0);
+	KUNIT_ASSERT_EQ(test, nla_put(r->skb, RDMABLK_ATTR_HOSTID, RDMABLK_UUID_SIZE,
+				      test_uuid), 0);
+}
+
+static void rdmablk_nl_attach_defaults(struct kunit *test)
+{
+	struct rdmablk_attach_req req;
+	struct nl_req r;
+
+	nl_req_init(test, &r);
+	put_attach(test, &r, "192.0.2.1");
+	KUNIT_ASSERT_EQ(test, attach(&r, &req), 0);
+	KUNIT_EXPECT_EQ(test, rdmablk_addr_port(&req.addr), RDMABLK_DEFAULT_PORT);
+	KUNIT_EXPECT_EQ(test, req.nr_queues, 0U);
+	KUNIT_EXPECT_EQ(test, req.queue_depth, (u32)RDMABLK_DEFAULT_QUEUE_DEPTH);
+	KUNIT_EXPECT_EQ(test, req.tmo.reconnect_delay, (u32)RDMABLK_DEFAULT_RECONNECT_DELAY);
+	KUNIT_EXPECT_EQ(test, req.tmo.ctrl_loss_tmo, RDMABLK_DEFAULT_CTRL_LOSS_TMO);
+	KUNIT_EXPECT_EQ(test, req.tmo.fast_io_fail_tmo, RDMABLK_TMO_OFF);
+	KUNIT_EXPECT_EQ(test, req.tmo.keepalive_tmo, (u32)RDMABLK_DEFAULT_KEEPALIVE_TMO);
+	nl_req_free(&r);
+
+	nl_req_init(test, &r);
+	put_attach(test, &r, "192.0.2.1");
+	KUNIT_ASSERT_EQ(test, nla_put_s32(r.skb, RDMABLK_ATTR_CTRL_LOSS_TMO, -1), 0);
+	KUNIT_ASSERT_EQ(test, nla_put_s32(r.skb, RDMABLK_ATTR_FAST_IO_FAIL_TMO, 5), 0);
+	KUNIT_ASSERT_EQ(test, nla_put_u32(r.skb, RDMABLK_ATTR_RECONNECT_DELAY, 86400), 0);
+	KUNIT_ASSERT_EQ(test, attach(&r, &req), 0);
+	KUNIT_EXPECT_EQ(test, req.tmo.ctrl_loss_tmo, -1);
+	KUNIT_EXPECT_EQ(test, req.tmo.fast_io_fail_tmo, 5);
+	KUNIT_EXPECT_EQ(test, req.tmo.reconnect_delay, 86400U);
+	nl_req_free(&r);
+}
+
+struct attach_bad {
+	const char *name;
+	int attr;
+	int kind;	/* 0: u32, 1: s32 */
+	s64 value;
+	int ret;
+};
+
+static const struct attach_bad attach_bads[] = {
+	{ "0 queues", RDMABLK_ATTR_NR_QUEUES, 0, 0, -ERANGE },
+	{ "65 queues", RDMABLK_ATTR_NR_QUEUES, 0, RDMABLK_MAX_QUEUES + 1, -ERANGE },
+	{ "depth 0", RDMABLK_ATTR_QUEUE_DEPTH, 0, 0, -ERANGE },
+	{ "depth 1025", RDMABLK_ATTR_QUEUE_DEPTH, 0, RDMABLK_MAX_QUEUE_DEPTH + 1, -ERANGE },
+	{ "reconnect delay 0", RDMABLK_ATTR_RECONNECT_DELAY, 0, 0, -ERANGE },
+	{ "ctrl loss -2", RDMABLK_ATTR_CTRL_LOSS_TMO, 1, -2, -ERANGE },
+	{ "ctrl loss over a week", RDMABLK_ATTR_CTRL_LOSS_TMO, 1, RDMABLK_MAX_TMO + 1, -ERANGE },
+	{ "fast io fail -5", RDMABLK_ATTR_FAST_IO_FAIL_TMO, 1, -5, -ERANGE },
+	{ "keep-alive 0", RDMABLK_ATTR_KEEPALIVE_TMO, 0, 0, -ERANGE },
+	{ "keep-alive 3601", RDMABLK_ATTR_KEEPALIVE_TMO, 0, 3601, -ERANGE },
+};
+
+static void attach_bad_desc(const struct attach_bad *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(attach_bad, attach_bads, attach_bad_desc);
+
+static void rdmablk_nl_attach_rejects(struct kunit *test)
+{
+	const struct attach_bad *c = test->param_value;
+	struct rdmablk_attach_req req;
+	struct nl_req r;
+
+	nl_req_init(test, &r);
+	put_attach(test, &r, "192.0.2.1");
+	if (c->kind)
+		KUNIT_ASSERT_EQ(test, nla_put_s32(r.skb, c->attr, c->value), 0);
+	else
+		KUNIT_ASSERT_EQ(test, nla_put_u32(r.skb, c->attr, c->value), 0);
+	KUNIT_EXPECT_EQ(test, attach(&r, &req), c->ret);
+	KUNIT_EXPECT_NOT_NULL(test, r.extack._msg);
+	nl_req_free(&r);
+}
+
+static void rdmablk_nl_attach_rejects_wildcard(struct kunit *test)
+{
+	struct rdmablk_attach_req req;
+	struct nl_req r;
+
+	nl_req_init(test, &r);
+	put_attach(test, &r, "::");
+	KUNIT_EXPECT_EQ(test, attach(&r, &req), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, r.extack._msg);
+	nl_req_free(&r);
+
+	nl_req_init(test, &r);
+	KUNIT_ASSERT_EQ(test, nla_put_string(r.skb, RDMABLK_ATTR_ADDR, "192.0.2.1"), 0);
+	KUNIT_ASSERT_EQ(test, nla_put_string(r.skb, RDMABLK_ATTR_EXPORT_NAME, "d0"), 0);
+	KUNIT_EXPECT_EQ(test, attach(&r, &req), -EINVAL);
+	KUNIT_EXPECT_EQ(test, r.extack.miss_type, (u32)RDMABLK_ATTR_HOSTID);
+	nl_req_free(&r);
+}
+
+static void rdmablk_nl_dev_set_checks(struct kunit *test)
+{
+	struct rdmablk_dev_set_req req;
+	struct nl_req r;
+
+	nl_req_init(test, &r);
+	KUNIT_ASSERT_EQ(test, nla_put_u32(r.skb, RDMABLK_ATTR_DEV_INDEX, 3), 0);
+	KUNIT_ASSERT_EQ(test, nl_req_parse(&r, rdmablk_nl_dev_set_policy), 0);
+	KUNIT_EXPECT_EQ(test, rdmablk_nl_parse_dev_set(r.tb, &req, &r.extack), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, r.extack._msg);
+	nl_req_free(&r);
+
+	nl_req_init(test, &r);
+	KUNIT_ASSERT_EQ(test, nla_put_u32(r.skb, RDMABLK_ATTR_DEV_INDEX, 3), 0);
+	KUNIT_ASSERT_EQ(test, nla_put_s32(r.skb, RDMABLK_ATTR_FAST_IO_FAIL_TMO, 0), 0);
+	KUNIT_ASSERT_EQ(test, nl_req_parse(&r, rdmablk_nl_dev_set_policy), 0);
+	KUNIT_ASSERT_EQ(test, rdmablk_nl_parse_dev_set(r.tb, &req, &r.extack), 0);
+	KUNIT_EXPECT_EQ(test, req.index, 3U);
+	KUNIT_EXPECT_EQ(test, req.mask, (u32)RDMABLK_TMO_SET_FAST_IO_FAIL);
+	KUNIT_EXPECT_EQ(test, req.tmo.fast_io_fail_tmo, 0);
+	nl_req_free(&r);
+
+	/* An attribute DEV_SET does not take. */
+	nl_req_init(test, &r);
+	KUNIT_ASSERT_EQ(test, nla_put_u32(r.skb, RDMABLK_ATTR_DEV_INDEX, 3), 0);
+	KUNIT_ASSERT_EQ(test, nla_put_u32(r.skb, RDMABLK_ATTR_QUEUE_DEPTH, 8), 0);
+	KUNIT_EXPECT_EQ(test, nl_req_parse(&r, rdmablk_nl_dev_set_policy), -EINVAL);
+	nl_req_free(&r);
+}
+
 static struct kunit_case rdmablk_nl_parse_test_cases[] = {
 	KUNIT_CASE(rdmablk_nl_info_rejects_any_attr),
 	KUNIT_CASE(rdmablk_nl_listen_accepts),
@@ -179,6 +458,13 @@ static struct kunit_case rdmablk_nl_parse_test_cases[] = {
 	KUNIT_CASE(rdmablk_nl_listen_missing_addr),
 	KUNIT_CASE(rdmablk_nl_listen_bad_addr),
 	KUNIT_CASE_PARAM(rdmablk_nl_listen_policy_rejects, bad_gen_params),
+	KUNIT_CASE(rdmablk_nl_export_accepts),
+	KUNIT_CASE_PARAM(rdmablk_nl_export_rejects, export_bad_gen_params),
+	KUNIT_CASE(rdmablk_nl_export_rejects_bad_allow_list),
+	KUNIT_CASE(rdmablk_nl_attach_defaults),
+	KUNIT_CASE_PARAM(rdmablk_nl_attach_rejects, attach_bad_gen_params),
+	KUNIT_CASE(rdmablk_nl_attach_rejects_wildcard),
+	KUNIT_CASE(rdmablk_nl_dev_set_checks),
 	{}
 };
 
