@@ -145,6 +145,22 @@ TEST(Client, ExportAddSendsTheExport)
 	EXPECT_EQ(calls, 1);
 }
 
+TEST(Client, ExportAddSendsTheAllowList)
+{
+	int calls = 0;
+	Client client = acking_client(
+		RDMABLK_CMD_EXPORT_ADD, "adding export disk0",
+		{test::string_attr(RDMABLK_ATTR_EXPORT_NAME, "disk0"),
+		 test::string_attr(RDMABLK_ATTR_EXPORT_PATH, "/dev/nullb0"),
+		 test::uuid_attr(RDMABLK_ATTR_UUID, test::example_uuid()),
+		 test::nested_attr(RDMABLK_ATTR_ALLOWED_HOSTS,
+				   {test::uuid_attr(RDMABLK_ATTR_HOSTID, test::example_hostid())})},
+		calls);
+	client.export_add("disk0", "/dev/nullb0", test::example_uuid(), false,
+			  {test::example_hostid()});
+	EXPECT_EQ(calls, 1);
+}
+
 TEST(Client, ExportDelReportsTheKernelsRefusal)
 {
 	Client client = client_on([](nl_msg &req, std::string_view what) -> std::vector<Msg> {
@@ -219,6 +235,26 @@ TEST(Client, DetachSendsTheIndex)
 	Client client = acking_client(RDMABLK_CMD_DETACH, "detaching rdmablk3",
 				      {test::u32_attr(RDMABLK_ATTR_DEV_INDEX, 3)}, calls);
 	client.detach(3);
+	EXPECT_EQ(calls, 1);
+}
+
+TEST(Client, DevSetSendsTheSettings)
+{
+	int calls = 0;
+	Client client = acking_client(RDMABLK_CMD_DEV_SET, "changing rdmablk3",
+				      {test::u32_attr(RDMABLK_ATTR_DEV_INDEX, 3),
+				       test::s32_attr(RDMABLK_ATTR_CTRL_LOSS_TMO, -1)},
+				      calls);
+	client.dev_set(3, {.ctrl_loss_tmo = RDMABLK_TMO_OFF});
+	EXPECT_EQ(calls, 1);
+}
+
+TEST(Client, ReconnectSendsTheIndex)
+{
+	int calls = 0;
+	Client client = acking_client(RDMABLK_CMD_RECONNECT, "reconnecting rdmablk0",
+				      {test::u32_attr(RDMABLK_ATTR_DEV_INDEX, 0)}, calls);
+	client.reconnect(0);
 	EXPECT_EQ(calls, 1);
 }
 

@@ -88,6 +88,12 @@ Uuid example_uuid()
 		 0xee, 0xff}};
 }
 
+Uuid example_hostid()
+{
+	return {{0x0f, 0x1e, 0x2d, 0x3c, 0x4b, 0x5a, 0x49, 0x68, 0x87, 0x76, 0xa5, 0xb4, 0xc3, 0xd2,
+		 0xe1, 0xf0}};
+}
+
 Export example_export()
 {
 	return {
@@ -99,6 +105,7 @@ Export example_export()
 		.physical_block_size = 4096,
 		.read_only = false,
 		.nr_connections = 4,
+		.allowed_hosts = {},
 	};
 }
 
@@ -117,6 +124,18 @@ Device example_device()
 		.nr_queues = 4,
 		.queue_depth = 128,
 		.state = RDMABLK_DEV_LIVE,
+		.reconnect_delay = RDMABLK_DEFAULT_RECONNECT_DELAY,
+		.ctrl_loss_tmo = RDMABLK_DEFAULT_CTRL_LOSS_TMO,
+		.fast_io_fail_tmo = RDMABLK_TMO_OFF,
+		.keepalive_tmo = RDMABLK_DEFAULT_KEEPALIVE_TMO,
+		.reconnect_attempt = 0,
+		.reconnect_max = RDMABLK_DEFAULT_CTRL_LOSS_TMO / RDMABLK_DEFAULT_RECONNECT_DELAY,
+		.next_attempt_ms = 0,
+		.last_error = std::nullopt,
+		.queues = {{0, RDMABLK_QUEUE_LIVE, 1000, 0},
+			   {1, RDMABLK_QUEUE_LIVE, 2000, 1},
+			   {2, RDMABLK_QUEUE_LIVE, 0, 0},
+			   {3, RDMABLK_QUEUE_LIVE, 1ULL << 40, 0}},
 	};
 }
 
@@ -132,6 +151,12 @@ std::vector<RawAttr> export_attrs(const Export &exp)
 		      u32_attr(RDMABLK_ATTR_LOGICAL_BLOCK_SIZE, exp.logical_block_size),
 		      u32_attr(RDMABLK_ATTR_PHYSICAL_BLOCK_SIZE, exp.physical_block_size),
 		      u32_attr(RDMABLK_ATTR_NR_CONNECTIONS, exp.nr_connections)});
+	if (!exp.allowed_hosts.empty()) {
+		std::vector<RawAttr> hosts;
+		for (const Uuid &host : exp.allowed_hosts)
+			hosts.push_back(uuid_attr(RDMABLK_ATTR_HOSTID, host));
+		attrs.push_back(nested_attr(RDMABLK_ATTR_ALLOWED_HOSTS, hosts));
+	}
 	return attrs;
 }
 
@@ -152,7 +177,24 @@ std::vector<RawAttr> device_attrs(const Device &dev)
 		attrs.push_back(flag_attr(RDMABLK_ATTR_READ_ONLY));
 	attrs.insert(attrs.end(), {u32_attr(RDMABLK_ATTR_NR_QUEUES, dev.nr_queues),
 				   u32_attr(RDMABLK_ATTR_QUEUE_DEPTH, dev.queue_depth),
-				   u32_attr(RDMABLK_ATTR_DEV_STATE, dev.state)});
+				   u32_attr(RDMABLK_ATTR_DEV_STATE, dev.state),
+				   u32_attr(RDMABLK_ATTR_RECONNECT_DELAY, dev.reconnect_delay),
+				   s32_attr(RDMABLK_ATTR_CTRL_LOSS_TMO, dev.ctrl_loss_tmo),
+				   s32_attr(RDMABLK_ATTR_FAST_IO_FAIL_TMO, dev.fast_io_fail_tmo),
+				   u32_attr(RDMABLK_ATTR_KEEPALIVE_TMO, dev.keepalive_tmo),
+				   u32_attr(RDMABLK_ATTR_RECONNECT_ATTEMPT, dev.reconnect_attempt),
+				   u32_attr(RDMABLK_ATTR_RECONNECT_MAX, dev.reconnect_max),
+				   u32_attr(RDMABLK_ATTR_NEXT_ATTEMPT_MS, dev.next_attempt_ms)});
+	if (dev.last_error)
+		attrs.push_back(string_attr(RDMABLK_ATTR_LAST_ERROR, *dev.last_error));
+	std::vector<RawAttr> queues;
+	for (const QueueInfo &q : dev.queues)
+		queues.push_back(nested_attr(RDMABLK_ATTR_QUEUE,
+					     {u32_attr(RDMABLK_ATTR_QUEUE_ID, q.id),
+					      u32_attr(RDMABLK_ATTR_QUEUE_STATE, q.state),
+					      u64_attr(RDMABLK_ATTR_QUEUE_COMMANDS, q.commands),
+					      u64_attr(RDMABLK_ATTR_QUEUE_ERRORS, q.errors)}));
+	attrs.push_back(nested_attr(RDMABLK_ATTR_QUEUES, queues));
 	return attrs;
 }
 
@@ -239,9 +281,28 @@ RawAttr uuid_attr(std::uint16_t type, const Uuid &uuid)
 	return {type, bytes_of(uuid.bytes.data(), uuid.bytes.size())};
 }
 
+RawAttr s32_attr(std::uint16_t type, std::int32_t value)
+{
+	return {type, bytes_of(&value, sizeof(value))};
+}
+
 RawAttr flag_attr(std::uint16_t type)
 {
 	return {type, {}};
+}
+
+RawAttr nested_attr(std::uint16_t type, const std::vector<RawAttr> &inner)
+{
+	std::vector<std::uint8_t> payload;
+	for (const RawAttr &attr : inner) {
+		const nlattr header{static_cast<std::uint16_t>(NLA_HDRLEN + attr.payload.size()),
+				    attr.type};
+		const std::vector<std::uint8_t> head = bytes_of(&header, sizeof(header));
+		payload.insert(payload.end(), head.begin(), head.end());
+		payload.insert(payload.end(), attr.payload.begin(), attr.payload.end());
+		payload.resize(NLA_ALIGN(payload.size()));
+	}
+	return {static_cast<std::uint16_t>(type | NLA_F_NESTED), std::move(payload)};
 }
 
 } // namespace rdmablk::nl::test

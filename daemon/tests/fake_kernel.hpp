@@ -39,7 +39,10 @@ RawAttr u32_attr(std::uint16_t type, std::uint32_t value);
 RawAttr u64_attr(std::uint16_t type, std::uint64_t value);
 RawAttr string_attr(std::uint16_t type, std::string_view value);
 RawAttr uuid_attr(std::uint16_t type, const Uuid &uuid);
+RawAttr s32_attr(std::uint16_t type, std::int32_t value);
 RawAttr flag_attr(std::uint16_t type);
+/* Nested attribute @type (NLA_F_NESTED set, as the kernel sends it) holding @inner. */
+RawAttr nested_attr(std::uint16_t type, const std::vector<RawAttr> &inner);
 
 /* A message from rdmablk.ko: generic netlink header only, attributes to be added. */
 Msg kernel_msg(std::uint8_t cmd, int family = family_id);
@@ -49,9 +52,11 @@ Msg kernel_reply(std::uint8_t cmd, const std::vector<RawAttr> &attrs);
 
 /* 00112233-4455-4677-8899-aabbccddeeff */
 Uuid example_uuid();
-/* A read-write export of 1 GiB with 512-byte blocks. */
+/* Another host's id: 0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0 */
+Uuid example_hostid();
+/* A read-write export of 1 GiB with 512-byte blocks, open to every host. */
 Export example_export();
-/* A live device attached to example_export() at 192.0.2.1. */
+/* A live device attached to example_export() at 192.0.2.1, default recovery settings, 4 queues. */
 Device example_device();
 
 /* The attributes rdmablk.ko describes @exp with in an EXPORT_GET dump, in its order. */

@@ -32,6 +32,7 @@ TEST(EventName, IsStable)
 	EXPECT_EQ(event_name(RDMABLK_EVENT_DEVICE_ATTACHED), "device-attached");
 	EXPECT_EQ(event_name(RDMABLK_EVENT_DEVICE_DETACHED), "device-detached");
 	EXPECT_EQ(event_name(RDMABLK_EVENT_DEVICE_STATE), "device-state");
+	EXPECT_EQ(event_name(RDMABLK_EVENT_DEVICE_RESIZED), "device-resized");
 }
 
 TEST(EventName, NumbersValuesNewerThanThisBuild)
@@ -53,7 +54,37 @@ TEST(DevStateName, NamesEveryState)
 	EXPECT_EQ(dev_state_name(RDMABLK_DEV_LIVE), "live");
 	EXPECT_EQ(dev_state_name(RDMABLK_DEV_DEAD), "dead");
 	EXPECT_EQ(dev_state_name(RDMABLK_DEV_DELETING), "deleting");
+	EXPECT_EQ(dev_state_name(RDMABLK_DEV_RECONNECTING), "reconnecting");
 	EXPECT_EQ(dev_state_name(0), "unknown-0");
+	EXPECT_EQ(dev_state_name(RDMABLK_DEV_RECONNECTING + 1),
+		  "unknown-" + std::to_string(RDMABLK_DEV_RECONNECTING + 1));
+}
+
+TEST(QueueStateName, NamesEveryState)
+{
+	EXPECT_EQ(queue_state_name(RDMABLK_QUEUE_LIVE), "live");
+	EXPECT_EQ(queue_state_name(RDMABLK_QUEUE_DOWN), "down");
+	EXPECT_EQ(queue_state_name(0), "unknown-0");
+	EXPECT_EQ(queue_state_name(RDMABLK_QUEUE_DOWN + 1),
+		  "unknown-" + std::to_string(RDMABLK_QUEUE_DOWN + 1));
+}
+
+/* Each enum starts at 1 and has no gaps: name every value up to @last, each once. */
+void expect_total(std::string (*name)(std::uint32_t), std::uint32_t last)
+{
+	std::set<std::string> seen;
+	for (std::uint32_t value = 1; value <= last; value++) {
+		const std::string n = name(value);
+		EXPECT_THAT(n, testing::MatchesRegex("[a-z]+(-[a-z]+)*")) << value;
+		EXPECT_TRUE(seen.insert(n).second) << n << " used twice";
+	}
+}
+
+TEST(StateNames, AreTotalOverTheUapiEnums)
+{
+	expect_total(listener_state_name, RDMABLK_LISTENER_DEVICE_GONE);
+	expect_total(dev_state_name, RDMABLK_DEV_RECONNECTING);
+	expect_total(queue_state_name, RDMABLK_QUEUE_DOWN);
 }
 
 } // namespace

@@ -263,6 +263,24 @@ INSTANTIATE_TEST_SUITE_P(
 				 "EXPORT_NAME has 65 bytes, at most 64 allowed"}),
 	[](const auto &p) { return std::string(p.param.name); });
 
+TEST(ParseExport, ReadsTheAllowList)
+{
+	Export exp = test::example_export();
+	exp.allowed_hosts = {test::example_hostid(), test::example_uuid()};
+	const Msg msg = test::export_reply(exp);
+	EXPECT_EQ(parse_export(*msg), exp);
+}
+
+TEST(ParseExport, RejectsAShortAllowedHost)
+{
+	std::vector<RawAttr> attrs = test::export_attrs(test::example_export());
+	attrs.push_back(test::nested_attr(RDMABLK_ATTR_ALLOWED_HOSTS,
+					  {RawAttr{RDMABLK_ATTR_HOSTID, std::vector<std::uint8_t>(4)}}));
+	const Msg msg = test::kernel_reply(RDMABLK_CMD_EXPORT_GET, attrs);
+	EXPECT_EQ(malformed(parse_export, *msg),
+		  "malformed EXPORT_GET reply: attribute HOSTID has 4 bytes, expected 16");
+}
+
 TEST(ParseExport, RejectsAFlagWithPayload)
 {
 	const Msg msg = test::export_reply(test::example_export());
@@ -280,6 +298,92 @@ TEST(ParseDevice, ReadsEveryField)
 	const Msg msg = test::device_reply(RDMABLK_CMD_DEV_GET, dev);
 	EXPECT_EQ(parse_device(*msg), dev);
 }
+
+TEST(ParseDevice, ReadsRecoveryStateAndQueues)
+{
+	Device dev = test::example_device();
+	dev.state = RDMABLK_DEV_RECONNECTING;
+	dev.reconnect_delay = 1;
+	dev.ctrl_loss_tmo = RDMABLK_TMO_OFF;
+	dev.fast_io_fail_tmo = 30;
+	dev.keepalive_tmo = 2;
+	dev.reconnect_attempt = 7;
+	dev.reconnect_max = 0;
+	dev.next_attempt_ms = 950;
+	dev.last_error = "keep-alive timeout";
+	dev.queues = {{0, RDMABLK_QUEUE_DOWN, 12, 3}, {1, 99, 0xffffffffffffffffULL, 0}};
+	const Msg msg = test::device_reply(RDMABLK_CMD_DEV_GET, dev);
+	EXPECT_EQ(parse_device(*msg), dev);
+}
+
+TEST(ParseDevice, ReadsAnEmptyQueueList)
+{
+	Device dev = test::example_device();
+	dev.queues.clear();
+	const Msg msg = test::device_reply(RDMABLK_CMD_DEV_GET, dev);
+	EXPECT_EQ(parse_device(*msg).queues, std::vector<QueueInfo>{});
+}
+
+TEST(ParseDevice, LeavesRecoveryAttributesAnOlderModuleLacksAtZero)
+{
+	std::vector<RawAttr> attrs = test::device_attrs(test::example_device());
+	std::erase_if(attrs, [](const RawAttr &a) {
+		return (a.type & NLA_TYPE_MASK) >= RDMABLK_ATTR_RECONNECT_DELAY;
+	});
+	const Msg msg = test::kernel_reply(RDMABLK_CMD_DEV_GET, attrs);
+
+	Device expected = test::example_device();
+	expected.reconnect_delay = 0;
+	expected.ctrl_loss_tmo = 0;
+	expected.fast_io_fail_tmo = 0;
+	expected.keepalive_tmo = 0;
+	expected.reconnect_max = 0;
+	expected.queues.clear();
+	EXPECT_EQ(parse_device(*msg), expected);
+}
+
+TEST(ParseDevice, IgnoresUnknownAttributesInAQueue)
+{
+	std::vector<RawAttr> attrs = test::device_attrs(test::example_device());
+	attrs.back() = test::nested_attr(
+		RDMABLK_ATTR_QUEUES,
+		{test::u32_attr(RDMABLK_ATTR_MAX + 1, 1),
+		 test::nested_attr(RDMABLK_ATTR_QUEUE,
+				   {test::u32_attr(RDMABLK_ATTR_QUEUE_ID, 0),
+				    test::u32_attr(RDMABLK_ATTR_MAX + 5, 1),
+				    test::u32_attr(RDMABLK_ATTR_QUEUE_STATE, RDMABLK_QUEUE_LIVE),
+				    test::u64_attr(RDMABLK_ATTR_QUEUE_COMMANDS, 5),
+				    test::u64_attr(RDMABLK_ATTR_QUEUE_ERRORS, 6)})});
+	const Msg msg = test::kernel_reply(RDMABLK_CMD_DEV_GET, attrs);
+	EXPECT_EQ(parse_device(*msg).queues,
+		  (std::vector<QueueInfo>{{0, RDMABLK_QUEUE_LIVE, 5, 6}}));
+}
+
+class ParseQueueMissing : public testing::TestWithParam<MissingAttr> {};
+
+TEST_P(ParseQueueMissing, NamesTheMissingAttribute)
+{
+	std::vector<RawAttr> queue{test::u32_attr(RDMABLK_ATTR_QUEUE_ID, 0),
+				   test::u32_attr(RDMABLK_ATTR_QUEUE_STATE, RDMABLK_QUEUE_LIVE),
+				   test::u64_attr(RDMABLK_ATTR_QUEUE_COMMANDS, 0),
+				   test::u64_attr(RDMABLK_ATTR_QUEUE_ERRORS, 0)};
+	std::vector<RawAttr> attrs = test::device_attrs(test::example_device());
+	attrs.back() = test::nested_attr(
+		RDMABLK_ATTR_QUEUES,
+		{test::nested_attr(RDMABLK_ATTR_QUEUE, without(queue, GetParam().absent))});
+	const Msg msg = test::kernel_reply(RDMABLK_CMD_DEV_GET, attrs);
+	EXPECT_EQ(malformed(parse_device, *msg),
+		  std::string("malformed DEV_GET reply: attribute ") + GetParam().name +
+			  " is missing");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+	EachMandatory, ParseQueueMissing,
+	testing::Values(MissingAttr{RDMABLK_ATTR_QUEUE_ID, "QUEUE_ID"},
+			MissingAttr{RDMABLK_ATTR_QUEUE_STATE, "QUEUE_STATE"},
+			MissingAttr{RDMABLK_ATTR_QUEUE_COMMANDS, "QUEUE_COMMANDS"},
+			MissingAttr{RDMABLK_ATTR_QUEUE_ERRORS, "QUEUE_ERRORS"}),
+	[](const auto &p) { return std::string(p.param.name); });
 
 TEST(ParseDevice, WantsADevGetMessage)
 {
@@ -347,7 +451,13 @@ INSTANTIATE_TEST_SUITE_P(
 				 "DEV_STATE has 8 bytes, expected 4"},
 			BadAttr{"unterminated_name", RDMABLK_ATTR_DEV_NAME,
 				 std::vector<std::uint8_t>{'r', 'd'},
-				 "DEV_NAME is not NUL-terminated"}),
+				 "DEV_NAME is not NUL-terminated"},
+			BadAttr{"u16_ctrl_loss_tmo", RDMABLK_ATTR_CTRL_LOSS_TMO,
+				 std::vector<std::uint8_t>(2),
+				 "CTRL_LOSS_TMO has 2 bytes, expected 4"},
+			BadAttr{"u64_next_attempt", RDMABLK_ATTR_NEXT_ATTEMPT_MS,
+				 std::vector<std::uint8_t>(8),
+				 "NEXT_ATTEMPT_MS has 8 bytes, expected 4"}),
 	[](const auto &p) { return std::string(p.param.name); });
 
 TEST(ParseEvent, ListenerAdded)
@@ -435,10 +545,31 @@ TEST_P(ParseDeviceEvent, DescribesTheDevice)
 	EXPECT_EQ(parse_event(*msg), event_of(GetParam(), std::nullopt, std::nullopt, dev));
 }
 
-INSTANTIATE_TEST_SUITE_P(AttachedDetachedAndState, ParseDeviceEvent,
+INSTANTIATE_TEST_SUITE_P(EachDeviceEvent, ParseDeviceEvent,
 			 testing::Values(RDMABLK_EVENT_DEVICE_ATTACHED,
 					 RDMABLK_EVENT_DEVICE_DETACHED,
-					 RDMABLK_EVENT_DEVICE_STATE));
+					 RDMABLK_EVENT_DEVICE_STATE,
+					 RDMABLK_EVENT_DEVICE_RESIZED));
+
+TEST(ParseEvent, ReadsTheReason)
+{
+	Device dev = test::example_device();
+	dev.state = RDMABLK_DEV_RECONNECTING;
+	dev.reconnect_attempt = 1;
+	const Msg msg = test::device_event(RDMABLK_EVENT_DEVICE_STATE, dev);
+	put_string(*msg, RDMABLK_ATTR_REASON, "keep-alive timeout");
+	Event expected = event_of(RDMABLK_EVENT_DEVICE_STATE, std::nullopt, std::nullopt, dev);
+	expected.reason = "keep-alive timeout";
+	EXPECT_EQ(parse_event(*msg), expected);
+}
+
+TEST(ParseEvent, RejectsAnUnterminatedReason)
+{
+	const Msg msg = test::device_event(RDMABLK_EVENT_DEVICE_STATE, test::example_device());
+	put_attr(*msg, RDMABLK_ATTR_REASON, "why", 3);
+	EXPECT_EQ(malformed(parse_event, *msg),
+		  "malformed EVENT notification: attribute REASON is not NUL-terminated");
+}
 
 TEST(ParseEvent, DeviceEventWithoutTheDeviceIsMalformed)
 {

@@ -87,6 +87,28 @@ TEST(Requests, ExportAddFlagsReadOnly)
 	EXPECT_EQ(attrs[3], test::flag_attr(RDMABLK_ATTR_READ_ONLY));
 }
 
+TEST(Requests, ExportAddNestsTheAllowList)
+{
+	const Msg msg = build_export_add(family_id, "disk0", "/dev/nullb0", test::example_uuid(),
+					 false, {test::example_hostid(), test::example_uuid()});
+	const auto attrs = attrs_of(*msg);
+	ASSERT_EQ(attrs.size(), 4u);
+	/* NLA_F_NESTED set: the kernel's strict validation insists. */
+	EXPECT_EQ(attrs[3],
+		  test::nested_attr(RDMABLK_ATTR_ALLOWED_HOSTS,
+				    {test::uuid_attr(RDMABLK_ATTR_HOSTID, test::example_hostid()),
+				     test::uuid_attr(RDMABLK_ATTR_HOSTID, test::example_uuid())}));
+	EXPECT_EQ(attrs[3].type, RDMABLK_ATTR_ALLOWED_HOSTS | NLA_F_NESTED);
+}
+
+TEST(Requests, ExportAddLeavesAnEmptyAllowListOut)
+{
+	const Msg msg = build_export_add(family_id, "disk0", "/dev/nullb0", Uuid{}, true, {});
+	const auto attrs = attrs_of(*msg);
+	ASSERT_EQ(attrs.size(), 4u);
+	EXPECT_EQ(attrs[3], test::flag_attr(RDMABLK_ATTR_READ_ONLY));
+}
+
 TEST(Requests, ExportDelCarriesTheName)
 {
 	const Msg msg = build_export_del(family_id, "disk0");
@@ -133,6 +155,62 @@ TEST(Requests, AttachCarriesQueueSettingsWhenGiven)
 	const auto depth_attrs = attrs_of(*depth_only);
 	ASSERT_EQ(depth_attrs.size(), 5u);
 	EXPECT_EQ(depth_attrs[4], test::u32_attr(RDMABLK_ATTR_QUEUE_DEPTH, 1));
+}
+
+TEST(Requests, AttachCarriesRecoverySettingsWhenGiven)
+{
+	const Msg msg = build_attach(family_id, {.target = {"192.0.2.1", 1},
+						 .export_name = "disk0",
+						 .hostid = Uuid{},
+						 .nr_queues = std::nullopt,
+						 .queue_depth = std::nullopt,
+						 .reconnect_delay = 2,
+						 .ctrl_loss_tmo = RDMABLK_TMO_OFF,
+						 .fast_io_fail_tmo = 0,
+						 .keepalive_tmo = 3});
+	const auto attrs = attrs_of(*msg);
+	ASSERT_EQ(attrs.size(), 8u);
+	EXPECT_EQ(attrs[4], test::u32_attr(RDMABLK_ATTR_RECONNECT_DELAY, 2));
+	EXPECT_EQ(attrs[5], test::s32_attr(RDMABLK_ATTR_CTRL_LOSS_TMO, -1));
+	EXPECT_EQ(attrs[6], test::s32_attr(RDMABLK_ATTR_FAST_IO_FAIL_TMO, 0));
+	EXPECT_EQ(attrs[7], test::u32_attr(RDMABLK_ATTR_KEEPALIVE_TMO, 3));
+}
+
+TEST(Requests, DevSetCarriesTheIndexAndTheSettingsGiven)
+{
+	const Msg msg = build_dev_set(family_id, 5,
+				      {.reconnect_delay = 1,
+				       .ctrl_loss_tmo = 600,
+				       .fast_io_fail_tmo = RDMABLK_TMO_OFF,
+				       .keepalive_tmo = 10});
+	expect_header(*msg, RDMABLK_CMD_DEV_SET, NLM_F_ACK);
+	EXPECT_EQ(attrs_of(*msg), (std::vector<RawAttr>{
+					  test::u32_attr(RDMABLK_ATTR_DEV_INDEX, 5),
+					  test::u32_attr(RDMABLK_ATTR_RECONNECT_DELAY, 1),
+					  test::s32_attr(RDMABLK_ATTR_CTRL_LOSS_TMO, 600),
+					  test::s32_attr(RDMABLK_ATTR_FAST_IO_FAIL_TMO, -1),
+					  test::u32_attr(RDMABLK_ATTR_KEEPALIVE_TMO, 10),
+				  }));
+
+	const Msg one = build_dev_set(family_id, 0, {.fast_io_fail_tmo = 5});
+	EXPECT_EQ(attrs_of(*one), (std::vector<RawAttr>{
+					  test::u32_attr(RDMABLK_ATTR_DEV_INDEX, 0),
+					  test::s32_attr(RDMABLK_ATTR_FAST_IO_FAIL_TMO, 5),
+				  }));
+
+	const Msg none = build_dev_set(family_id, 2, {});
+	EXPECT_EQ(attrs_of(*none), (std::vector<RawAttr>{
+					   test::u32_attr(RDMABLK_ATTR_DEV_INDEX, 2),
+				   }));
+}
+
+TEST(Requests, ReconnectCarriesTheIndex)
+{
+	const Msg msg = build_reconnect(family_id, 9);
+	expect_header(*msg, RDMABLK_CMD_RECONNECT, NLM_F_ACK);
+	EXPECT_EQ(attrs_of(*msg), (std::vector<RawAttr>{
+					  test::u32_attr(RDMABLK_ATTR_DEV_INDEX, 9),
+				  }));
 }
 
 TEST(Requests, DetachCarriesTheIndex)

@@ -41,7 +41,7 @@ expect() {
 
 expect 0 '' -- --help
 for sub in info listen-add listen-del listen-list export-add export-del export-list attach detach \
-	dev-list monitor raw; do
+	reconnect dev-list dev-show dev-set monitor raw; do
 	grep -q "^  $sub " "$out" || { failed=$((failed + 1)); echo "FAIL: --help does not list $sub"; }
 done
 expect 2 '^rdmablk-nl: ' --
@@ -56,6 +56,9 @@ expect 2 '^rdmablk-nl: ' -- listen-add
 expect 2 '^rdmablk-nl: ' -- raw
 expect 2 '^rdmablk-nl: ' -- raw --cmd 256
 expect 2 '^rdmablk-nl: .*invalid attribute "7:u16:65536"' -- raw --cmd 1 --attr 7:u16:65536
+expect 2 '^rdmablk-nl: .*invalid attribute "CTRL_LOSS_TMO:s32:2147483648"' -- \
+	raw --cmd 12 --attr CTRL_LOSS_TMO:s32:2147483648
+expect 2 '^rdmablk-nl: .*invalid attribute "QUEUES:nested:0"' -- raw --cmd 11 --attr QUEUES:nested:0
 expect 2 '^rdmablk-nl: ' -- monitor --count 0
 expect 2 '^rdmablk-nl: ' -- monitor --timeout -1
 
@@ -67,6 +70,9 @@ expect 2 '^rdmablk-nl: --uuid: invalid UUID "0f1e2d3c4b5a49688776a5b4c3d2e1f0": 
 expect 2 '^rdmablk-nl: --uuid: invalid UUID .*not a hex digit at position 8$' -- \
 	export-add disk0 /dev/nullb0 --uuid 0f1e2d3g-4b5a-4968-8776-a5b4c3d2e1f0
 expect 2 '^rdmablk-nl: ' -- export-add disk0 /dev/nullb0 --read-only=maybe
+expect 2 '^rdmablk-nl: --allow: invalid UUID "host1": expected ' -- \
+	export-add disk0 /dev/nullb0 --allow host1
+expect 2 '^rdmablk-nl: --allow: ' -- export-add disk0 /dev/nullb0 --allow
 expect 2 '^rdmablk-nl: NAME is required$' -- export-del
 expect 2 '^rdmablk-nl: ' -- export-list disk0
 expect 2 '^rdmablk-nl: ADDR is required$' -- attach
@@ -79,12 +85,27 @@ expect 2 '^rdmablk-nl: --queues: ' -- attach 192.0.2.1 disk0 --queues 65
 expect 2 '^rdmablk-nl: --queue-depth: ' -- attach 192.0.2.1 disk0 --queue-depth 0
 expect 2 '^rdmablk-nl: --queue-depth: ' -- attach 192.0.2.1 disk0 --queue-depth 1025
 expect 2 '^rdmablk-nl: --hostid: invalid UUID "host1": expected ' -- attach 192.0.2.1 disk0 --hostid host1
+for opt in --reconnect-delay --keepalive-tmo; do
+	expect 2 "^rdmablk-nl: $opt: " -- attach 192.0.2.1 disk0 "$opt" 0
+	expect 2 "^rdmablk-nl: $opt: " -- attach 192.0.2.1 disk0 "$opt" 604801
+	expect 2 "^rdmablk-nl: $opt: " -- dev-set 0 "$opt" -1
+done
+for opt in --ctrl-loss-tmo --fast-io-fail-tmo; do
+	expect 2 "^rdmablk-nl: $opt: " -- attach 192.0.2.1 disk0 "$opt" -2
+	expect 2 "^rdmablk-nl: $opt: " -- dev-set rdmablk0 "$opt" 604801
+	expect 2 "^rdmablk-nl: $opt: " -- dev-set rdmablk0 "$opt" never
+done
 expect 2 '^rdmablk-nl: DEV is required$' -- detach
 expect 2 '^rdmablk-nl: DEV: invalid device "sda": expected N, rdmablkN or /dev/rdmablkN$' -- detach sda
 expect 2 '^rdmablk-nl: DEV: invalid device "/dev/rdmablk": ' -- detach /dev/rdmablk
 expect 2 '^rdmablk-nl: DEV: invalid device "rdmablk99999999999": device number out of range$' -- \
 	detach rdmablk99999999999
 expect 2 '^rdmablk-nl: ' -- dev-list 0
+for sub in dev-show dev-set reconnect; do
+	expect 2 '^rdmablk-nl: DEV is required$' -- "$sub"
+	expect 2 '^rdmablk-nl: DEV: invalid device "sda": ' -- "$sub" sda
+	expect 2 '^rdmablk-nl: ' -- "$sub" 0 1
+done
 
 # Without the module every request names the missing family.
 if [ ! -d /sys/module/rdmablk ]; then
@@ -98,13 +119,25 @@ if [ ! -d /sys/module/rdmablk ]; then
 	uuid=0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0
 	expect 1 "$missing" -- export-add disk0 /dev/nullb0 --uuid "$uuid" --read-only
 	expect 1 "$missing" -- export-add disk0 /dev/nullb0
+	expect 1 "$missing" -- export-add disk0 /dev/nullb0 --allow "$uuid" \
+		--allow 00112233-4455-4677-8899-aabbccddeeff
+	expect 1 "$missing" -- export-add --allow "$uuid" disk0 /dev/nullb0
 	expect 1 "$missing" -- export-del disk0
 	expect 1 "$missing" -- export-list
 	expect 1 "$missing" -- attach '[::1]:4420' disk0 --queues 2 --queue-depth 64 --hostid "$uuid"
 	expect 1 "$missing" -- detach /dev/rdmablk0
 	expect 1 "$missing" -- detach rdmablk1
 	expect 1 "$missing" -- detach 2
+	expect 1 "$missing" -- attach 192.0.2.1 disk0 --reconnect-delay 1 --ctrl-loss-tmo -1 \
+		--fast-io-fail-tmo -1 --keepalive-tmo 3
+	expect 1 "$missing" -- attach 192.0.2.1 disk0 --ctrl-loss-tmo 0 --fast-io-fail-tmo 604800
 	expect 1 "$missing" -- dev-list
+	expect 1 "$missing" -- dev-show rdmablk0
+	expect 1 "$missing" -- dev-set /dev/rdmablk0 --ctrl-loss-tmo -1 --keepalive-tmo 1
+	expect 1 "$missing" -- dev-set 3
+	expect 1 "$missing" -- reconnect 0
+	expect 1 "$missing" -- raw --cmd 12 --attr DEV_INDEX:u32:0 --attr CTRL_LOSS_TMO:s32:-1
+	expect 1 "$missing" -- raw --cmd 6 --attr ALLOWED_HOSTS:nested:14001200000102030405060708090a0b0c0d0e0f
 	if [ -s "$out" ]; then
 		failed=$((failed + 1))
 		echo "FAIL: output before the failure"

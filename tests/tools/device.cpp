@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rdmablk-nl attach, detach, dev-list: initiator devices, /dev/rdmablkN.
+ * rdmablk-nl attach, detach, dev-list, dev-show, dev-set, reconnect:
+ * initiator devices, /dev/rdmablkN.
  */
 #include <cstdint>
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "commands.hpp"
@@ -26,6 +28,7 @@ struct AttachOptions {
 	std::uint32_t nr_queues = 0;   /* 0: the module's default */
 	std::uint32_t queue_depth = 0; /* 0: the module's default */
 	std::string hostid;	       /* empty: read_hostid() */
+	nl::DevSetArgs timeouts;       /* the module's defaults where not given */
 };
 
 std::optional<std::uint32_t> given(std::uint32_t value)
@@ -41,6 +44,10 @@ int run_attach(const AttachOptions &args)
 		.hostid = args.hostid.empty() ? nl::read_hostid() : nl::parse_uuid(args.hostid),
 		.nr_queues = given(args.nr_queues),
 		.queue_depth = given(args.queue_depth),
+		.reconnect_delay = args.timeouts.reconnect_delay,
+		.ctrl_loss_tmo = args.timeouts.ctrl_loss_tmo,
+		.fast_io_fail_tmo = args.timeouts.fast_io_fail_tmo,
+		.keepalive_tmo = args.timeouts.keepalive_tmo,
 	};
 	const nl::Device dev = nl::Client::connect().attach(request);
 	std::cout << "/dev/" << dev.name << '\n';
@@ -52,6 +59,31 @@ int run_dev_list()
 	for (const nl::Device &dev : nl::Client::connect().dev_get())
 		std::cout << format_device(dev) << '\n';
 	return 0;
+}
+
+int run_dev_show(const std::string &name)
+{
+	const std::uint32_t index = nl::parse_dev_index(name);
+	for (const nl::Device &dev : nl::Client::connect().dev_get()) {
+		if (dev.index == index) {
+			std::cout << format_device_details(dev) << '\n';
+			return 0;
+		}
+	}
+	throw std::runtime_error("no device rdmablk" + std::to_string(index));
+}
+
+struct DevSetOptions {
+	std::string dev;
+	nl::DevSetArgs timeouts;
+};
+
+/* Register positional DEV, "N, rdmablkN or /dev/rdmablkN", on @sub, stored in @dev. */
+void add_dev_arg(CLI::App &sub, std::string &dev)
+{
+	sub.add_option("DEV", dev, "N, rdmablkN or /dev/rdmablkN")
+		->required()
+		->check(parsed_by(nl::parse_dev_index));
 }
 
 void add_attach(CLI::App &app, Action &selected)
@@ -76,19 +108,43 @@ void add_attach(CLI::App &app, Action &selected)
 				", else " + nl::machine_id_path + ")")
 		->type_name("UUID")
 		->check(parsed_by(nl::parse_uuid));
+	add_timeout_args(*sub, args->timeouts);
 	sub->callback([&selected, args] { selected = [args] { return run_attach(*args); }; });
 }
 
-void add_detach(CLI::App &app, Action &selected)
+/* Subcommand @name, about one device, running @run with its index. */
+void add_dev_command(CLI::App &app, Action &selected, const std::string &name,
+		     const std::string &help, void (nl::Client::*run)(std::uint32_t))
 {
 	auto dev = std::make_shared<std::string>();
-	CLI::App *sub = app.add_subcommand("detach", "Detach a device");
-	sub->add_option("DEV", *dev, "N, rdmablkN or /dev/rdmablkN")
-		->required()
-		->check(parsed_by(nl::parse_dev_index));
-	sub->callback([&selected, dev] {
-		selected = [dev] {
-			nl::Client::connect().detach(nl::parse_dev_index(*dev));
+	CLI::App *sub = app.add_subcommand(name, help);
+	add_dev_arg(*sub, *dev);
+	sub->callback([&selected, dev, run] {
+		selected = [dev, run] {
+			(nl::Client::connect().*run)(nl::parse_dev_index(*dev));
+			return 0;
+		};
+	});
+}
+
+void add_dev_show(CLI::App &app, Action &selected)
+{
+	auto dev = std::make_shared<std::string>();
+	CLI::App *sub = app.add_subcommand(
+		"dev-show", "Print a device's details as KEY=VALUE lines, then one line per queue");
+	add_dev_arg(*sub, *dev);
+	sub->callback([&selected, dev] { selected = [dev] { return run_dev_show(*dev); }; });
+}
+
+void add_dev_set(CLI::App &app, Action &selected)
+{
+	auto args = std::make_shared<DevSetOptions>();
+	CLI::App *sub = app.add_subcommand("dev-set", "Change a device's recovery settings");
+	add_dev_arg(*sub, args->dev);
+	add_timeout_args(*sub, args->timeouts);
+	sub->callback([&selected, args] {
+		selected = [args] {
+			nl::Client::connect().dev_set(nl::parse_dev_index(args->dev), args->timeouts);
 			return 0;
 		};
 	});
@@ -99,10 +155,15 @@ void add_detach(CLI::App &app, Action &selected)
 void add_device(CLI::App &app, Action &selected)
 {
 	add_attach(app, selected);
-	add_detach(app, selected);
+	add_dev_command(app, selected, "detach", "Detach a device", &nl::Client::detach);
+	add_dev_command(app, selected, "reconnect",
+			"Have a reconnecting or dead device try to reconnect now",
+			&nl::Client::reconnect);
 	app.add_subcommand("dev-list", "Print the devices: rdmablkN ADDR PORT NAME UUID SIZE LBS "
 				       "PBS ro|rw QUEUES QDEPTH STATE, one a line")
 		->callback([&selected] { selected = run_dev_list; });
+	add_dev_show(app, selected);
+	add_dev_set(app, selected);
 }
 
 } // namespace rdmablk::tool

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "commands.hpp"
 #include "format.hpp"
@@ -21,12 +22,16 @@ struct ExportAddArgs {
 	std::string path;
 	std::string uuid; /* empty: generate one */
 	bool read_only = false;
+	std::vector<std::string> allowed_hosts; /* empty: every host */
 };
 
 int run_export_add(const ExportAddArgs &args)
 {
 	const nl::Uuid uuid = args.uuid.empty() ? nl::generate_uuid() : nl::parse_uuid(args.uuid);
-	nl::Client::connect().export_add(args.name, args.path, uuid, args.read_only);
+	std::vector<nl::Uuid> allowed_hosts;
+	for (const std::string &host : args.allowed_hosts)
+		allowed_hosts.push_back(nl::parse_uuid(host));
+	nl::Client::connect().export_add(args.name, args.path, uuid, args.read_only, allowed_hosts);
 	std::cout << args.name << ' ' << nl::to_string(uuid) << '\n';
 	return 0;
 }
@@ -50,6 +55,13 @@ void add_export_add(CLI::App &app, Action &selected)
 		->type_name("UUID")
 		->check(parsed_by(nl::parse_uuid));
 	sub->add_flag("-r,--read-only", args->read_only, "Refuse writes");
+	sub->add_option("--allow", args->allowed_hosts,
+			"Let host HOSTID connect; repeatable (default: every host may)")
+		->type_name("HOSTID")
+		->expected(1)
+		->allow_extra_args(false)
+		->take_all()
+		->check(parsed_by(nl::parse_uuid));
 	sub->callback([&selected, args] { selected = [args] { return run_export_add(*args); }; });
 }
 
@@ -73,7 +85,7 @@ void add_export(CLI::App &app, Action &selected)
 	add_export_add(app, selected);
 	add_export_del(app, selected);
 	app.add_subcommand("export-list", "Print the exports: NAME PATH UUID SIZE LBS PBS ro|rw "
-					  "CONNS, one a line")
+					  "CONNS HOSTS|-, one a line")
 		->callback([&selected] { selected = run_export_list; });
 }
 

@@ -3,6 +3,8 @@
 
 #include <sstream>
 
+#include <linux/rdmablk.h>
+
 #include "nl/names.hpp"
 
 namespace rdmablk::tool {
@@ -29,7 +31,11 @@ std::string format_export(const nl::Export &exp)
 	std::ostringstream line;
 	line << exp.name << ' ' << exp.path << ' ' << nl::to_string(exp.uuid) << ' ' << exp.size
 	     << ' ' << exp.logical_block_size << ' ' << exp.physical_block_size << ' '
-	     << access_name(exp.read_only) << ' ' << exp.nr_connections;
+	     << access_name(exp.read_only) << ' ' << exp.nr_connections << ' ';
+	if (exp.allowed_hosts.empty())
+		line << '-';
+	for (std::size_t i = 0; i < exp.allowed_hosts.size(); i++)
+		line << (i ? "," : "") << nl::to_string(exp.allowed_hosts[i]);
 	return line.str();
 }
 
@@ -44,6 +50,40 @@ std::string format_device(const nl::Device &dev)
 	return line.str();
 }
 
+std::string format_device_details(const nl::Device &dev)
+{
+	std::ostringstream out;
+	out << "dev=" << dev.name << "\naddr=" << dev.target.addr << "\nport=" << dev.target.port
+	    << "\nname=" << dev.export_name << "\nuuid=" << nl::to_string(dev.uuid)
+	    << "\nsize=" << dev.size << "\nstate=" << nl::dev_state_name(dev.state)
+	    << "\nqueues=" << dev.nr_queues << "\nqueue_depth=" << dev.queue_depth
+	    << "\nreconnect_delay=" << dev.reconnect_delay
+	    << "\nctrl_loss_tmo=" << dev.ctrl_loss_tmo
+	    << "\nfast_io_fail_tmo=" << dev.fast_io_fail_tmo
+	    << "\nkeepalive_tmo=" << dev.keepalive_tmo
+	    << "\nreconnect_attempt=" << dev.reconnect_attempt
+	    << "\nreconnect_max=" << dev.reconnect_max
+	    << "\nnext_attempt_ms=" << dev.next_attempt_ms
+	    << "\nlast_error=" << dev.last_error.value_or("");
+	for (const nl::QueueInfo &q : dev.queues)
+		out << "\nqueue=" << q.id << " state=" << nl::queue_state_name(q.state)
+		    << " commands=" << q.commands << " errors=" << q.errors;
+	return out.str();
+}
+
+std::string quoted(std::string_view value)
+{
+	if (!value.empty() && value.find_first_of(" \t\n\"\\") == std::string_view::npos)
+		return std::string(value);
+	std::string out = "\"";
+	for (const char c : value) {
+		if (c == '"' || c == '\\')
+			out += '\\';
+		out += c;
+	}
+	return out + '"';
+}
+
 std::string format_event(const nl::Event &event)
 {
 	std::ostringstream line;
@@ -56,6 +96,11 @@ std::string format_event(const nl::Event &event)
 		line << " dev=" << d->name << " addr=" << d->target.addr
 		     << " port=" << d->target.port << " name=" << d->export_name
 		     << " state=" << nl::dev_state_name(d->state);
+	if (event.device && event.type == RDMABLK_EVENT_DEVICE_STATE)
+		line << " attempt=" << event.device->reconnect_attempt
+		     << " max=" << event.device->reconnect_max;
+	if (event.reason)
+		line << " reason=" << quoted(*event.reason);
 	return line.str();
 }
 

@@ -26,11 +26,18 @@ TEST(Format, Export)
 {
 	nl::Export exp = nl::test::example_export();
 	EXPECT_EQ(format_export(exp), "disk0 /dev/nullb0 00112233-4455-4677-8899-aabbccddeeff "
-				      "1073741824 512 4096 rw 4");
+				      "1073741824 512 4096 rw 4 -");
 	exp.read_only = true;
 	exp.nr_connections = 0;
+	exp.allowed_hosts = {nl::test::example_hostid()};
 	EXPECT_EQ(format_export(exp), "disk0 /dev/nullb0 00112233-4455-4677-8899-aabbccddeeff "
-				      "1073741824 512 4096 ro 0");
+				      "1073741824 512 4096 ro 0 "
+				      "0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0");
+	exp.allowed_hosts.push_back(nl::test::example_uuid());
+	EXPECT_EQ(format_export(exp), "disk0 /dev/nullb0 00112233-4455-4677-8899-aabbccddeeff "
+				      "1073741824 512 4096 ro 0 "
+				      "0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0,"
+				      "00112233-4455-4677-8899-aabbccddeeff");
 }
 
 TEST(Format, Device)
@@ -45,6 +52,52 @@ TEST(Format, Device)
 	EXPECT_EQ(format_device(dev), "rdmablk3 fe80::1%eth0 4420 disk0 "
 				      "00112233-4455-4677-8899-aabbccddeeff 1073741824 512 4096 ro "
 				      "4 128 dead");
+	dev.state = RDMABLK_DEV_RECONNECTING;
+	dev.last_error = "keep-alive timeout";
+	EXPECT_EQ(format_device(dev), "rdmablk3 fe80::1%eth0 4420 disk0 "
+				      "00112233-4455-4677-8899-aabbccddeeff 1073741824 512 4096 ro "
+				      "4 128 reconnecting");
+}
+
+TEST(Format, DeviceDetails)
+{
+	nl::Device dev = nl::test::example_device();
+	dev.queues.resize(2);
+	dev.queues[1].state = RDMABLK_QUEUE_DOWN;
+	EXPECT_EQ(format_device_details(dev), "dev=rdmablk3\n"
+					      "addr=192.0.2.1\n"
+					      "port=7471\n"
+					      "name=disk0\n"
+					      "uuid=00112233-4455-4677-8899-aabbccddeeff\n"
+					      "size=1073741824\n"
+					      "state=live\n"
+					      "queues=4\n"
+					      "queue_depth=128\n"
+					      "reconnect_delay=10\n"
+					      "ctrl_loss_tmo=600\n"
+					      "fast_io_fail_tmo=-1\n"
+					      "keepalive_tmo=5\n"
+					      "reconnect_attempt=0\n"
+					      "reconnect_max=60\n"
+					      "next_attempt_ms=0\n"
+					      "last_error=\n"
+					      "queue=0 state=live commands=1000 errors=0\n"
+					      "queue=1 state=down commands=2000 errors=1");
+
+	dev.state = RDMABLK_DEV_DEAD;
+	dev.last_error = "connection refused";
+	dev.queues.clear();
+	const std::string details = format_device_details(dev);
+	EXPECT_NE(details.find("\nstate=dead\n"), std::string::npos);
+	EXPECT_TRUE(details.ends_with("\nlast_error=connection refused")) << details;
+}
+
+TEST(Format, Quoted)
+{
+	EXPECT_EQ(quoted("timeout"), "timeout");
+	EXPECT_EQ(quoted("keep-alive timeout"), "\"keep-alive timeout\"");
+	EXPECT_EQ(quoted(""), "\"\"");
+	EXPECT_EQ(quoted("say \"no\"\\"), "\"say \\\"no\\\"\\\\\"");
 }
 
 TEST(Format, ListenerEvent)
@@ -75,7 +128,28 @@ TEST(Format, DeviceEvent)
 	event.device->target = {"fe80::1%eth0", 4420};
 	event.device->state = RDMABLK_DEV_DELETING;
 	EXPECT_EQ(format_event(event), "event=device-state dev=rdmablk3 addr=fe80::1%eth0 "
-				       "port=4420 name=disk0 state=deleting");
+				       "port=4420 name=disk0 state=deleting attempt=0 max=60");
+}
+
+TEST(Format, DeviceEventReasonAndAttempts)
+{
+	nl::Event event = event_of(RDMABLK_EVENT_DEVICE_STATE);
+	event.device = nl::test::example_device();
+	event.device->state = RDMABLK_DEV_RECONNECTING;
+	event.device->reconnect_attempt = 3;
+	event.device->reconnect_max = 0;
+	event.reason = "keep-alive timeout";
+	EXPECT_EQ(format_event(event), "event=device-state dev=rdmablk3 addr=192.0.2.1 port=7471 "
+				       "name=disk0 state=reconnecting attempt=3 max=0 "
+				       "reason=\"keep-alive timeout\"");
+
+	event.type = RDMABLK_EVENT_DEVICE_RESIZED;
+	event.reason = "resized";
+	EXPECT_EQ(format_event(event), "event=device-resized dev=rdmablk3 addr=192.0.2.1 "
+				       "port=7471 name=disk0 state=reconnecting reason=resized");
+	event.reason.reset();
+	EXPECT_EQ(format_event(event), "event=device-resized dev=rdmablk3 addr=192.0.2.1 "
+				       "port=7471 name=disk0 state=reconnecting");
 }
 
 TEST(Format, EventWithoutObject)

@@ -28,4 +28,31 @@ nl::Endpoint endpoint_of(const EndpointArgs &args)
 	return {std::move(parsed.addr), port};
 }
 
+void add_timeout_args(CLI::App &sub, nl::DevSetArgs &args)
+{
+	const auto module_default = [](int seconds) {
+		return " (module default " + std::to_string(seconds) + ")";
+	};
+	sub.add_option("--reconnect-delay", args.reconnect_delay,
+		       "Seconds between reconnect attempts" +
+			       module_default(RDMABLK_DEFAULT_RECONNECT_DELAY))
+		->type_name("S")
+		->check(CLI::Range(1, RDMABLK_MAX_TMO));
+	sub.add_option("--ctrl-loss-tmo", args.ctrl_loss_tmo,
+		       "Seconds of reconnecting before giving up, -1: never" +
+			       module_default(RDMABLK_DEFAULT_CTRL_LOSS_TMO))
+		->type_name("S")
+		->check(CLI::Range(RDMABLK_TMO_OFF, RDMABLK_MAX_TMO));
+	sub.add_option("--fast-io-fail-tmo", args.fast_io_fail_tmo,
+		       "Seconds of reconnecting after which I/O fails, -1: off" +
+			       module_default(RDMABLK_TMO_OFF))
+		->type_name("S")
+		->check(CLI::Range(RDMABLK_TMO_OFF, RDMABLK_MAX_TMO));
+	sub.add_option("--keepalive-tmo", args.keepalive_tmo,
+		       "Seconds after which a silent target is dead" +
+			       module_default(RDMABLK_DEFAULT_KEEPALIVE_TMO))
+		->type_name("S")
+		->check(CLI::Range(1, RDMABLK_MAX_TMO));
+}
+
 } // namespace rdmablk::tool

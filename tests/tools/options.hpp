@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include "nl/endpoint.hpp"
+#include "nl/requests.hpp"
 
 namespace rdmablk::tool {
 
@@ -46,5 +47,12 @@ void add_endpoint_args(CLI::App &sub, EndpointArgs &args, const std::string &wha
 
 /* ADDR[:PORT] and --port together; UsageError when both give a port. */
 nl::Endpoint endpoint_of(const EndpointArgs &args);
+
+/*
+ * Register --reconnect-delay, --ctrl-loss-tmo, --fast-io-fail-tmo and
+ * --keepalive-tmo (seconds; -1 turns the two timeouts off) on @sub, stored
+ * in @args, which must live as long as @sub.
+ */
+void add_timeout_args(CLI::App &sub, nl::DevSetArgs &args);
 
 } // namespace rdmablk::tool

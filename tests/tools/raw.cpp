@@ -55,7 +55,8 @@ void add_raw(CLI::App &app, Action &selected)
 		->check(CLI::Range(0, 255));
 	sub->add_option("--attr", args->attrs,
 			"Attribute TYPE:KIND[:VALUE]; TYPE a number or name (PORT), KIND one of "
-			"u8 u16 u32 u64 string binary-hex flag; repeatable")
+			"u8 u16 u32 u64 s32 string binary-hex nested (hex payload) flag; "
+			"repeatable")
 		->type_name("TYPE:KIND[:VALUE]")
 		->check(parsed_by(parse_raw_attr));
 	sub->add_flag("--dump", args->dump, "Send a dump request (NLM_F_DUMP)");

@@ -63,6 +63,23 @@ template <typename T> std::vector<std::uint8_t> integer(std::string_view spec, s
 	return bytes_of(static_cast<T>(*number));
 }
 
+/* A negative number too, "-" then what parse_number() takes. */
+template <typename T>
+std::vector<std::uint8_t> signed_integer(std::string_view spec, std::string_view value)
+{
+	using Wide = std::int64_t;
+	const bool negative = value.starts_with('-');
+	const auto limit = negative ? -static_cast<Wide>(std::numeric_limits<T>::min())
+				    : static_cast<Wide>(std::numeric_limits<T>::max());
+	const auto magnitude =
+		parse_number(negative ? value.substr(1) : value, static_cast<std::uint64_t>(limit));
+	if (!magnitude)
+		invalid(spec, "\"" + std::string(value) + "\" is not a number that fits in " +
+				      std::to_string(sizeof(T) * 8) + " signed bits");
+	const auto number = static_cast<Wide>(*magnitude);
+	return bytes_of(static_cast<T>(negative ? -number : number));
+}
+
 std::vector<std::uint8_t> from_hex(std::string_view spec, std::string_view hex)
 {
 	if (hex.size() % 2)
@@ -108,6 +125,8 @@ std::optional<std::string> decode(const nlattr &nla, const nl::AttrSpec &spec)
 		return read(std::uint32_t{});
 	case nl::AttrType::u64:
 		return read(std::uint64_t{});
+	case nl::AttrType::s32:
+		return read(std::int32_t{});
 	case nl::AttrType::string:
 		if (len == 0 || data[len - 1] != '\0' ||
 		    !std::all_of(data, data + len - 1, [](char c) { return c > ' ' && c <= '~'; }))
@@ -118,6 +137,7 @@ std::optional<std::string> decode(const nlattr &nla, const nl::AttrSpec &spec)
 			return std::nullopt;
 		return "true";
 	case nl::AttrType::binary:
+	case nl::AttrType::nested: /* describe_attrs() shows what is inside */
 		break;
 	}
 	return std::nullopt;
@@ -134,12 +154,14 @@ std::vector<std::uint8_t> payload_of(std::string_view spec, std::string_view kin
 		return integer<std::uint32_t>(spec, value);
 	if (kind == "u64")
 		return integer<std::uint64_t>(spec, value);
+	if (kind == "s32")
+		return signed_integer<std::int32_t>(spec, value);
 	if (kind == "string") {
 		std::vector<std::uint8_t> payload(value.begin(), value.end());
 		payload.push_back(0);
 		return payload;
 	}
-	if (kind == "binary-hex")
+	if (kind == "binary-hex" || kind == "nested")
 		return from_hex(spec, value);
 	if (kind == "flag") {
 		if (!value.empty())
@@ -147,21 +169,44 @@ std::vector<std::uint8_t> payload_of(std::string_view spec, std::string_view kin
 		return {};
 	}
 	invalid(spec, "unknown kind \"" + std::string(kind) +
-			      "\" (u8, u16, u32, u64, string, binary-hex, flag)");
+			      "\" (u8, u16, u32, u64, s32, string, binary-hex, nested, flag)");
 }
 
-std::string describe_attr(const nlattr &nla)
+/* Whether the @len bytes at @head are attributes and nothing else. */
+bool is_attr_stream(const nlattr *head, int len)
 {
-	const int type = nla_type(&nla);
-	const nl::AttrSpec *spec = nl::attr_spec(type);
-	const auto len = static_cast<std::size_t>(nla_len(&nla));
+	const nlattr *nla;
+	int rem;
+	nla_for_each_attr(nla, head, len, rem) {
+	}
+	return rem == 0;
+}
 
-	std::string line = "attr type=" + std::to_string(type) +
-			   " name=" + (spec ? std::string(spec->name) : "unknown") +
-			   " len=" + std::to_string(len);
-	if (auto value = spec ? decode(nla, *spec) : std::nullopt)
-		return line + " value=" + *value;
-	return line + " hex=" + to_hex(static_cast<const std::uint8_t *>(nla_data(&nla)), len);
+/* A line for each attribute of the @len bytes at @head, nested ones followed by theirs, indented. */
+void describe_attrs(const nlattr *head, int len, const std::string &indent,
+		    std::vector<std::string> &lines)
+{
+	const nlattr *nla;
+	int rem;
+	nla_for_each_attr(nla, head, len, rem) {
+		const int type = nla_type(nla);
+		const nl::AttrSpec *spec = nl::attr_spec(type);
+		const auto size = static_cast<std::size_t>(nla_len(nla));
+		const std::string line = indent + "attr type=" + std::to_string(type) +
+					 " name=" + (spec ? std::string(spec->name) : "unknown") +
+					 " len=" + std::to_string(size);
+		const auto *inner = static_cast<const nlattr *>(nla_data(nla));
+
+		if (spec && spec->type == nl::AttrType::nested && is_attr_stream(inner, nla_len(nla))) {
+			lines.push_back(line + " nested");
+			describe_attrs(inner, nla_len(nla), indent + "  ", lines);
+		} else if (auto value = spec ? decode(*nla, *spec) : std::nullopt) {
+			lines.push_back(line + " value=" + *value);
+		} else {
+			lines.push_back(line + " hex=" +
+					to_hex(static_cast<const std::uint8_t *>(nla_data(nla)), size));
+		}
+	}
 }
 
 } // namespace
@@ -176,7 +221,10 @@ RawAttr parse_raw_attr(std::string_view spec)
 	const std::string_view value =
 		second == std::string_view::npos ? std::string_view() : spec.substr(second + 1);
 
-	return {parse_type(spec, spec.substr(0, first)), payload_of(spec, kind, value)};
+	std::uint16_t type = parse_type(spec, spec.substr(0, first));
+	if (kind == "nested")
+		type |= NLA_F_NESTED;
+	return {type, payload_of(spec, kind, value)};
 }
 
 std::vector<std::string> describe_reply(nl_msg &msg)
@@ -188,10 +236,7 @@ std::vector<std::string> describe_reply(nl_msg &msg)
 	const genlmsghdr *gnlh = genlmsg_hdr(nlh);
 	std::vector<std::string> lines{"reply cmd=" + std::to_string(gnlh->cmd) +
 				       " version=" + std::to_string(gnlh->version)};
-	nlattr *nla;
-	int rem;
-	nla_for_each_attr(nla, genlmsg_attrdata(gnlh, 0), genlmsg_attrlen(gnlh, 0), rem)
-		lines.push_back(describe_attr(*nla));
+	describe_attrs(genlmsg_attrdata(gnlh, 0), genlmsg_attrlen(gnlh, 0), "", lines);
 	return lines;
 }
 

@@ -47,6 +47,15 @@ INSTANTIATE_TEST_SUITE_P(
 			Good{"ADDR:binary-hex:31322e33", {RDMABLK_ATTR_ADDR, {'1', '2', '.', '3'}}},
 			Good{"99:binary-hex:", {99, {}}},
 			Good{"99:binary-hex:DEADbeef", {99, {0xde, 0xad, 0xbe, 0xef}}},
+			Good{"CTRL_LOSS_TMO:s32:-1",
+			     {RDMABLK_ATTR_CTRL_LOSS_TMO, bytes<std::int32_t>(-1)}},
+			Good{"26:s32:600", {26, bytes<std::int32_t>(600)}},
+			Good{"1:s32:-2147483648", {1, bytes<std::int32_t>(-2147483647 - 1)}},
+			Good{"1:s32:0x7fffffff", {1, bytes<std::int32_t>(0x7fffffff)}},
+			Good{"QUEUES:nested:", {RDMABLK_ATTR_QUEUES | NLA_F_NESTED, {}}},
+			Good{"ALLOWED_HOSTS:nested:0800120001020304",
+			     {RDMABLK_ATTR_ALLOWED_HOSTS | NLA_F_NESTED,
+			      {8, 0, 18, 0, 1, 2, 3, 4}}},
 			Good{"0:flag", {0, {}}},
 			Good{"READ_ONLY:flag:", {RDMABLK_ATTR_READ_ONLY, {}}}));
 
@@ -61,7 +70,9 @@ INSTANTIATE_TEST_SUITE_P(Table, ParseRawAttrBad,
 			 testing::Values("", "7", "7:u16", "7:u16:", "7:u16:65536", "7:u16:-1",
 					 "7:u8:256", "7:u32:x", "7:u128:1", "7:flag:1",
 					 "7:binary-hex:abc", "7:binary-hex:zz", "65536:u8:1",
-					 "NOPE:u8:1", ":u8:1", "7::1"));
+					 "NOPE:u8:1", ":u8:1", "7::1", "7:s32:2147483648",
+					 "7:s32:-2147483649", "7:s32:-", "7:s32:--1", "7:s32:",
+					 "7:nested:abc", "7:nested:xy"));
 
 TEST(ParseRawAttr, SaysWhatIsWrong)
 {
@@ -107,6 +118,31 @@ TEST(DescribeReply, ShowsWhatDoesNotDecodeAsHex)
 						"attr type=999 name=unknown len=2 hex=0201",
 						"attr type=12 name=UUID len=2 hex=01ff",
 					}));
+}
+
+TEST(DescribeReply, DecodesS32AndShowsWhatIsNested)
+{
+	const nl::Msg msg = nl::build_request(0x1d, RDMABLK_CMD_DEV_GET, 0);
+	nl::put_s32(*msg, RDMABLK_ATTR_CTRL_LOSS_TMO, -1);
+	nlattr *queues = nl::start_nest(*msg, RDMABLK_ATTR_QUEUES);
+	nlattr *queue = nl::start_nest(*msg, RDMABLK_ATTR_QUEUE);
+	nl::put_u32(*msg, RDMABLK_ATTR_QUEUE_ID, 0);
+	nl::put_u64(*msg, RDMABLK_ATTR_QUEUE_COMMANDS, 7);
+	nl::end_nest(*msg, *queue);
+	nl::end_nest(*msg, *queues);
+	nl::start_nest(*msg, RDMABLK_ATTR_ALLOWED_HOSTS);
+	nl::put_attr(*msg, RDMABLK_ATTR_QUEUE, "\x01\x02\x03\x04", 4);
+	EXPECT_EQ(describe_reply(*msg),
+		  (std::vector<std::string>{
+			  "reply cmd=11 version=1",
+			  "attr type=26 name=CTRL_LOSS_TMO len=4 value=-1",
+			  "attr type=34 name=QUEUES len=24 nested",
+			  "  attr type=35 name=QUEUE len=20 nested",
+			  "    attr type=36 name=QUEUE_ID len=4 value=0",
+			  "    attr type=38 name=QUEUE_COMMANDS len=8 value=7",
+			  "attr type=24 name=ALLOWED_HOSTS len=0 nested",
+			  "attr type=35 name=QUEUE len=4 hex=01020304",
+		  }));
 }
 
 TEST(DescribeReply, ReportsATruncatedMessage)

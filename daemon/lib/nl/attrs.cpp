@@ -41,6 +41,22 @@ constexpr SpecTable specs = [] {
 	ATTR(DEV_INDEX, u32, 0);
 	ATTR(DEV_NAME, string, 0);
 	ATTR(DEV_STATE, u32, 0);
+	ATTR(ALLOWED_HOSTS, nested, 0);
+	ATTR(RECONNECT_DELAY, u32, 0);
+	ATTR(CTRL_LOSS_TMO, s32, 0);
+	ATTR(FAST_IO_FAIL_TMO, s32, 0);
+	ATTR(KEEPALIVE_TMO, u32, 0);
+	ATTR(RECONNECT_ATTEMPT, u32, 0);
+	ATTR(RECONNECT_MAX, u32, 0);
+	ATTR(NEXT_ATTEMPT_MS, u32, 0);
+	ATTR(LAST_ERROR, string, 0);
+	ATTR(REASON, string, 0);
+	ATTR(QUEUES, nested, 0);
+	ATTR(QUEUE, nested, 0);
+	ATTR(QUEUE_ID, u32, 0);
+	ATTR(QUEUE_STATE, u32, 0);
+	ATTR(QUEUE_COMMANDS, u64, 0);
+	ATTR(QUEUE_ERRORS, u64, 0);
 #undef ATTR
 	return t;
 }();
@@ -64,10 +80,13 @@ constexpr std::uint16_t fixed_size(const AttrSpec &spec)
 		return sizeof(std::uint32_t);
 	case AttrType::u64:
 		return sizeof(std::uint64_t);
+	case AttrType::s32:
+		return sizeof(std::int32_t);
 	case AttrType::binary:
 		return spec.len;
 	case AttrType::flag:
 	case AttrType::string:
+	case AttrType::nested:
 		break;
 	}
 	return 0;
@@ -82,6 +101,12 @@ constexpr nla_policy policy_of(const AttrSpec &spec)
 		return {NLA_U32, 0, fixed_size(spec)};
 	case AttrType::u64:
 		return {NLA_U64, 0, fixed_size(spec)};
+	case AttrType::s32:
+		/* libnl 3.7 knows no minimum size for NLA_S32. */
+		return {NLA_S32, fixed_size(spec), fixed_size(spec)};
+	case AttrType::nested:
+		/* What is inside is checked when it is read. */
+		return {NLA_NESTED, 0, 0};
 	case AttrType::string:
 		return {NLA_STRING, 0, spec.len};
 	case AttrType::flag:
@@ -125,6 +150,21 @@ std::string explain_invalid(const nlattr &nla)
 	return name + " is not NUL-terminated";
 }
 
+/* A caller reading attribute @type as a UUID when it is not one is a bug here. */
+void check_uuid(unsigned int type)
+{
+	if (specs[type].type != AttrType::binary || specs[type].len != RDMABLK_UUID_SIZE)
+		throw std::logic_error("attribute " + name_of(type) + " is not a UUID");
+}
+
+/* @nla, a UUID attribute the policy has checked the size of. */
+Uuid uuid_of(const nlattr &nla)
+{
+	Uuid uuid;
+	nla_memcpy(uuid.bytes.data(), &nla, static_cast<int>(uuid.bytes.size()));
+	return uuid;
+}
+
 } // namespace
 
 const AttrSpec *attr_spec(unsigned int type) noexcept
@@ -156,8 +196,16 @@ Attrs::Attrs(nl_msg &msg, std::uint8_t expected_cmd, std::string_view what) : wh
 		fail("command " + std::to_string(gnlh->cmd) + ", expected " +
 		     std::to_string(expected_cmd));
 
-	nlattr *head = genlmsg_attrdata(gnlh, 0);
-	const int len = genlmsg_attrlen(gnlh, 0);
+	parse(genlmsg_attrdata(gnlh, 0), genlmsg_attrlen(gnlh, 0));
+}
+
+Attrs::Attrs(const nlattr &nest, std::string_view what) : what_(what)
+{
+	parse(static_cast<nlattr *>(nla_data(&nest)), nla_len(&nest));
+}
+
+void Attrs::parse(nlattr *head, int len)
+{
 	if (nla_parse(tb_.data(), RDMABLK_ATTR_MAX, head, len, policy.data()) == 0) {
 		/* libnl lets a flag carry a payload; the kernel never sends one. */
 		for (std::size_t type = 0; type < tb_.size(); type++)
@@ -217,21 +265,81 @@ std::uint64_t Attrs::u64(rdmablk_attr type) const
 	return nla_get_u64(&require(type, AttrType::u64));
 }
 
+std::int32_t Attrs::s32(rdmablk_attr type) const
+{
+	return nla_get_s32(&require(type, AttrType::s32));
+}
+
 Uuid Attrs::uuid(rdmablk_attr type) const
 {
-	Uuid uuid;
-	if (specs[type].len != uuid.bytes.size())
-		throw std::logic_error("attribute " + name_of(type) + " is not a UUID");
-	/* The policy has checked that the size is a UUID's. */
-	const nlattr &nla = require(type, AttrType::binary);
-	nla_memcpy(uuid.bytes.data(), &nla, static_cast<int>(uuid.bytes.size()));
-	return uuid;
+	check_uuid(type);
+	return uuid_of(require(type, AttrType::binary));
+}
+
+std::optional<std::string> Attrs::optional_string(rdmablk_attr type) const
+{
+	check_type(type, AttrType::string);
+	return tb_[type] ? std::optional(string(type)) : std::nullopt;
+}
+
+std::optional<std::uint32_t> Attrs::optional_u32(rdmablk_attr type) const
+{
+	check_type(type, AttrType::u32);
+	return tb_[type] ? std::optional(u32(type)) : std::nullopt;
+}
+
+std::optional<std::int32_t> Attrs::optional_s32(rdmablk_attr type) const
+{
+	check_type(type, AttrType::s32);
+	return tb_[type] ? std::optional(s32(type)) : std::nullopt;
 }
 
 bool Attrs::flag(rdmablk_attr type) const
 {
 	check_type(type, AttrType::flag);
 	return tb_[type] != nullptr;
+}
+
+std::vector<const nlattr *> Attrs::elements(rdmablk_attr type, rdmablk_attr element,
+					    AttrType as) const
+{
+	check_type(type, AttrType::nested);
+	check_type(element, as);
+	std::vector<const nlattr *> found;
+	if (!tb_[type])
+		return found;
+
+	const nlattr *nla;
+	int rem;
+	nla_for_each_nested(nla, tb_[type], rem) {
+		if (nla_type(nla) != element)
+			continue;
+		if (nla_validate(nla, nla->nla_len, RDMABLK_ATTR_MAX,
+				 policy.data()) < 0)
+			fail(explain_invalid(*nla));
+		found.push_back(nla);
+	}
+	if (rem > 0)
+		fail("attribute " + name_of(type) + " has " + std::to_string(rem) +
+		     " bytes after its last attribute");
+	return found;
+}
+
+std::vector<Attrs> Attrs::nests(rdmablk_attr type, rdmablk_attr element) const
+{
+	std::vector<Attrs> nests;
+	for (const nlattr *nla : elements(type, element, AttrType::nested))
+		nests.push_back(Attrs(*nla, what_));
+	return nests;
+}
+
+std::vector<Uuid> Attrs::uuids(rdmablk_attr type, rdmablk_attr element) const
+{
+	check_uuid(element);
+	std::vector<Uuid> uuids;
+	for (const nlattr *nla : elements(type, element, AttrType::binary))
+		uuids.push_back(uuid_of(*nla));
+	return uuids;
 }
 
 } // namespace rdmablk::nl

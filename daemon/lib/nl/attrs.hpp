@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <linux/rdmablk.h>
 
@@ -27,7 +28,9 @@ enum class AttrType : std::uint8_t {
 	u16,
 	u32,
 	u64,
+	s32,
 	string, /* NUL-terminated */
+	nested, /* a stream of attributes of this same space, maybe empty */
 };
 
 struct AttrSpec {
@@ -62,18 +65,41 @@ public:
 	std::uint16_t u16(rdmablk_attr type) const;
 	std::uint32_t u32(rdmablk_attr type) const;
 	std::uint64_t u64(rdmablk_attr type) const;
+	std::int32_t s32(rdmablk_attr type) const;
 	/* A binary attribute of RDMABLK_UUID_SIZE bytes. */
 	Uuid uuid(rdmablk_attr type) const;
 
+	/* The value of an optional attribute, or nullopt when it is absent. */
+	std::optional<std::string> optional_string(rdmablk_attr type) const;
+	std::optional<std::uint32_t> optional_u32(rdmablk_attr type) const;
+	std::optional<std::int32_t> optional_s32(rdmablk_attr type) const;
+
 	/* Whether flag attribute @type is present. */
 	bool flag(rdmablk_attr type) const;
+
+	/*
+	 * The elements of nested attribute @type: every @element attribute
+	 * inside it, in order, each checked like a message's attributes; none
+	 * when @type is absent. Other attributes inside are ignored, bytes left
+	 * over after the last are malformed. nests() wants nested elements and
+	 * gives their attributes, uuids() wants RDMABLK_UUID_SIZE binary ones.
+	 */
+	std::vector<Attrs> nests(rdmablk_attr type, rdmablk_attr element) const;
+	std::vector<Uuid> uuids(rdmablk_attr type, rdmablk_attr element) const;
 
 	/* MalformedMessage about this message. */
 	[[noreturn]] void fail(std::string_view problem) const;
 
 private:
+	/* The attributes nested in @nest, described as @what in errors. */
+	Attrs(const nlattr &nest, std::string_view what);
+
+	/* Parse and validate the @len bytes of attributes at @head into tb_. */
+	void parse(nlattr *head, int len);
 	void check_type(rdmablk_attr type, AttrType as) const;
 	const nlattr &require(rdmablk_attr type, AttrType as) const;
+	std::vector<const nlattr *> elements(rdmablk_attr type, rdmablk_attr element,
+					     AttrType as) const;
 
 	std::string what_;
 	std::array<nlattr *, RDMABLK_ATTR_MAX + 1> tb_{};

@@ -71,9 +71,9 @@ std::vector<Listener> Client::listen_get()
 }
 
 void Client::export_add(std::string_view name, std::string_view path, const Uuid &uuid,
-			bool read_only)
+			bool read_only, const std::vector<Uuid> &allowed_hosts)
 {
-	const Msg req = build_export_add(family_, name, path, uuid, read_only);
+	const Msg req = build_export_add(family_, name, path, uuid, read_only, allowed_hosts);
 	transport_->transact(*req, "adding export " + std::string(name));
 }
 
@@ -101,6 +101,18 @@ void Client::detach(std::uint32_t index)
 {
 	const Msg req = build_detach(family_, index);
 	transport_->transact(*req, "detaching rdmablk" + std::to_string(index));
+}
+
+void Client::dev_set(std::uint32_t index, const DevSetArgs &args)
+{
+	const Msg req = build_dev_set(family_, index, args);
+	transport_->transact(*req, "changing rdmablk" + std::to_string(index));
+}
+
+void Client::reconnect(std::uint32_t index)
+{
+	const Msg req = build_reconnect(family_, index);
+	transport_->transact(*req, "reconnecting rdmablk" + std::to_string(index));
 }
 
 std::vector<Device> Client::dev_get()

@@ -32,8 +32,9 @@ public:
 	void listen_del(const Endpoint &endpoint);
 	std::vector<Listener> listen_get();
 
+	/* @allowed_hosts empty: every host may connect. */
 	void export_add(std::string_view name, std::string_view path, const Uuid &uuid,
-			bool read_only);
+			bool read_only, const std::vector<Uuid> &allowed_hosts = {});
 	void export_del(std::string_view name);
 	std::vector<Export> export_get();
 
@@ -41,6 +42,10 @@ public:
 	Device attach(const AttachArgs &args);
 	/* Detach /dev/rdmablk@index. */
 	void detach(std::uint32_t index);
+	/* Change the recovery settings of /dev/rdmablk@index. */
+	void dev_set(std::uint32_t index, const DevSetArgs &args);
+	/* Have /dev/rdmablk@index, reconnecting or dead, try to reconnect now. */
+	void reconnect(std::uint32_t index);
 	std::vector<Device> dev_get();
 
 	/* Send a request built by hand and return the replies, unparsed. */

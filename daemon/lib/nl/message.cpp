@@ -50,6 +50,24 @@ void put_u64(nl_msg &msg, int type, std::uint64_t value)
 	put_attr(msg, type, &value, sizeof(value));
 }
 
+void put_s32(nl_msg &msg, int type, std::int32_t value)
+{
+	put_attr(msg, type, &value, sizeof(value));
+}
+
+nlattr *start_nest(nl_msg &msg, int type)
+{
+	nlattr *nest = nla_nest_start(&msg, type | NLA_F_NESTED);
+	if (!nest)
+		throw Error("adding nested attribute " + std::to_string(type), EMSGSIZE);
+	return nest;
+}
+
+void end_nest(nl_msg &msg, nlattr &nest)
+{
+	nla_nest_end(&msg, &nest);
+}
+
 void put_string(nl_msg &msg, int type, std::string_view value)
 {
 	const std::string terminated(value);

@@ -32,10 +32,18 @@ void put_attr(nl_msg &msg, int type, const void *data, std::size_t len);
 void put_u16(nl_msg &msg, int type, std::uint16_t value);
 void put_u32(nl_msg &msg, int type, std::uint32_t value);
 void put_u64(nl_msg &msg, int type, std::uint64_t value);
+void put_s32(nl_msg &msg, int type, std::int32_t value);
 /* A NUL-terminated string attribute. */
 void put_string(nl_msg &msg, int type, std::string_view value);
 /* An attribute without payload, meaning "yes" by being there. */
 void put_flag(nl_msg &msg, int type);
+
+/*
+ * Open nested attribute @type (NLA_F_NESTED set, as the kernel's strict
+ * validation wants); the attributes put until end_nest() go inside it.
+ */
+nlattr *start_nest(nl_msg &msg, int type);
+void end_nest(nl_msg &msg, nlattr &nest);
 
 /* The generic netlink command of @msg, or nullopt when it has no complete genl header. */
 std::optional<std::uint8_t> genl_cmd(nl_msg &msg);

@@ -24,6 +24,7 @@ constexpr std::array events{
 	Name{RDMABLK_EVENT_DEVICE_ATTACHED, "device-attached"},
 	Name{RDMABLK_EVENT_DEVICE_DETACHED, "device-detached"},
 	Name{RDMABLK_EVENT_DEVICE_STATE, "device-state"},
+	Name{RDMABLK_EVENT_DEVICE_RESIZED, "device-resized"},
 };
 
 constexpr bool names_every_event()
@@ -46,6 +47,12 @@ constexpr std::array dev_states{
 	Name{RDMABLK_DEV_LIVE, "live"},
 	Name{RDMABLK_DEV_DEAD, "dead"},
 	Name{RDMABLK_DEV_DELETING, "deleting"},
+	Name{RDMABLK_DEV_RECONNECTING, "reconnecting"},
+};
+
+constexpr std::array queue_states{
+	Name{RDMABLK_QUEUE_LIVE, "live"},
+	Name{RDMABLK_QUEUE_DOWN, "down"},
 };
 
 template <std::size_t N> std::string lookup(const std::array<Name, N> &names, std::uint32_t value)
@@ -71,6 +78,11 @@ std::string listener_state_name(std::uint32_t state)
 std::string dev_state_name(std::uint32_t state)
 {
 	return lookup(dev_states, state);
+}
+
+std::string queue_state_name(std::uint32_t state)
+{
+	return lookup(queue_states, state);
 }
 
 } // namespace rdmablk::nl

@@ -18,4 +18,7 @@ std::string listener_state_name(std::uint32_t state);
 /* "live" for RDMABLK_DEV_LIVE; "unknown-N" for values this build lacks. */
 std::string dev_state_name(std::uint32_t state);
 
+/* "live" for RDMABLK_QUEUE_LIVE; "unknown-N" for values this build lacks. */
+std::string queue_state_name(std::uint32_t state);
+
 } // namespace rdmablk::nl

@@ -23,9 +23,27 @@ Endpoint endpoint_of(const Attrs &attrs)
 	return {attrs.string(RDMABLK_ATTR_ADDR), checked_port(attrs)};
 }
 
-/* The device attributes DEV_GET, ATTACH and device events share. */
+QueueInfo queue_of(const Attrs &attrs)
+{
+	return {
+		.id = attrs.u32(RDMABLK_ATTR_QUEUE_ID),
+		.state = attrs.u32(RDMABLK_ATTR_QUEUE_STATE),
+		.commands = attrs.u64(RDMABLK_ATTR_QUEUE_COMMANDS),
+		.errors = attrs.u64(RDMABLK_ATTR_QUEUE_ERRORS),
+	};
+}
+
+/*
+ * The device attributes DEV_GET, ATTACH and device events share. Those
+ * recovery added are read when present, so that an older module's
+ * messages still parse.
+ */
 Device device_of(const Attrs &attrs)
 {
+	std::vector<QueueInfo> queues;
+	for (const Attrs &queue : attrs.nests(RDMABLK_ATTR_QUEUES, RDMABLK_ATTR_QUEUE))
+		queues.push_back(queue_of(queue));
+
 	return {
 		.index = attrs.u32(RDMABLK_ATTR_DEV_INDEX),
 		.name = attrs.string(RDMABLK_ATTR_DEV_NAME),
@@ -39,6 +57,15 @@ Device device_of(const Attrs &attrs)
 		.nr_queues = attrs.u32(RDMABLK_ATTR_NR_QUEUES),
 		.queue_depth = attrs.u32(RDMABLK_ATTR_QUEUE_DEPTH),
 		.state = attrs.u32(RDMABLK_ATTR_DEV_STATE),
+		.reconnect_delay = attrs.optional_u32(RDMABLK_ATTR_RECONNECT_DELAY).value_or(0),
+		.ctrl_loss_tmo = attrs.optional_s32(RDMABLK_ATTR_CTRL_LOSS_TMO).value_or(0),
+		.fast_io_fail_tmo = attrs.optional_s32(RDMABLK_ATTR_FAST_IO_FAIL_TMO).value_or(0),
+		.keepalive_tmo = attrs.optional_u32(RDMABLK_ATTR_KEEPALIVE_TMO).value_or(0),
+		.reconnect_attempt = attrs.optional_u32(RDMABLK_ATTR_RECONNECT_ATTEMPT).value_or(0),
+		.reconnect_max = attrs.optional_u32(RDMABLK_ATTR_RECONNECT_MAX).value_or(0),
+		.next_attempt_ms = attrs.optional_u32(RDMABLK_ATTR_NEXT_ATTEMPT_MS).value_or(0),
+		.last_error = attrs.optional_string(RDMABLK_ATTR_LAST_ERROR),
+		.queues = std::move(queues),
 	};
 }
 
@@ -55,7 +82,7 @@ bool is_export_event(std::uint32_t type)
 bool is_device_event(std::uint32_t type)
 {
 	return type == RDMABLK_EVENT_DEVICE_ATTACHED || type == RDMABLK_EVENT_DEVICE_DETACHED ||
-	       type == RDMABLK_EVENT_DEVICE_STATE;
+	       type == RDMABLK_EVENT_DEVICE_STATE || type == RDMABLK_EVENT_DEVICE_RESIZED;
 }
 
 } // namespace
@@ -93,6 +120,7 @@ Export parse_export(nl_msg &msg)
 		.physical_block_size = attrs.u32(RDMABLK_ATTR_PHYSICAL_BLOCK_SIZE),
 		.read_only = attrs.flag(RDMABLK_ATTR_READ_ONLY),
 		.nr_connections = attrs.u32(RDMABLK_ATTR_NR_CONNECTIONS),
+		.allowed_hosts = attrs.uuids(RDMABLK_ATTR_ALLOWED_HOSTS, RDMABLK_ATTR_HOSTID),
 	};
 }
 
@@ -120,6 +148,7 @@ Event parse_event(nl_msg &msg)
 					     attrs.uuid(RDMABLK_ATTR_UUID)};
 	else if (is_device_event(event.type))
 		event.device = device_of(attrs);
+	event.reason = attrs.optional_string(RDMABLK_ATTR_REASON);
 	return event;
 }
 

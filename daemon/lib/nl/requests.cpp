@@ -24,6 +24,27 @@ void put_uuid(nl_msg &msg, int type, const Uuid &uuid)
 	put_attr(msg, type, uuid.bytes.data(), uuid.bytes.size());
 }
 
+/* The recovery settings of @args, AttachArgs or DevSetArgs, that are given. */
+template <typename Args> void put_timeouts(nl_msg &msg, const Args &args)
+{
+	if (args.reconnect_delay)
+		put_u32(msg, RDMABLK_ATTR_RECONNECT_DELAY, *args.reconnect_delay);
+	if (args.ctrl_loss_tmo)
+		put_s32(msg, RDMABLK_ATTR_CTRL_LOSS_TMO, *args.ctrl_loss_tmo);
+	if (args.fast_io_fail_tmo)
+		put_s32(msg, RDMABLK_ATTR_FAST_IO_FAIL_TMO, *args.fast_io_fail_tmo);
+	if (args.keepalive_tmo)
+		put_u32(msg, RDMABLK_ATTR_KEEPALIVE_TMO, *args.keepalive_tmo);
+}
+
+/* A request of command @cmd about /dev/rdmablk@index. */
+Msg build_dev_request(int family, std::uint8_t cmd, std::uint32_t index)
+{
+	Msg msg = build_request(family, cmd, NLM_F_ACK);
+	put_u32(*msg, RDMABLK_ATTR_DEV_INDEX, index);
+	return msg;
+}
+
 Msg build_listen(int family, std::uint8_t cmd, const Endpoint &endpoint)
 {
 	Msg msg = build_request(family, cmd, NLM_F_ACK);
@@ -63,7 +84,7 @@ Msg build_listen_get(int family)
 }
 
 Msg build_export_add(int family, std::string_view name, std::string_view path, const Uuid &uuid,
-		     bool read_only)
+		     bool read_only, const std::vector<Uuid> &allowed_hosts)
 {
 	Msg msg = build_request(family, RDMABLK_CMD_EXPORT_ADD, NLM_F_ACK);
 	put_string(*msg, RDMABLK_ATTR_EXPORT_NAME, name);
@@ -71,6 +92,12 @@ Msg build_export_add(int family, std::string_view name, std::string_view path, c
 	put_uuid(*msg, RDMABLK_ATTR_UUID, uuid);
 	if (read_only)
 		put_flag(*msg, RDMABLK_ATTR_READ_ONLY);
+	if (!allowed_hosts.empty()) {
+		nlattr *nest = start_nest(*msg, RDMABLK_ATTR_ALLOWED_HOSTS);
+		for (const Uuid &host : allowed_hosts)
+			put_uuid(*msg, RDMABLK_ATTR_HOSTID, host);
+		end_nest(*msg, *nest);
+	}
 	return msg;
 }
 
@@ -96,14 +123,25 @@ Msg build_attach(int family, const AttachArgs &args)
 		put_u32(*msg, RDMABLK_ATTR_NR_QUEUES, *args.nr_queues);
 	if (args.queue_depth)
 		put_u32(*msg, RDMABLK_ATTR_QUEUE_DEPTH, *args.queue_depth);
+	put_timeouts(*msg, args);
 	return msg;
 }
 
 Msg build_detach(int family, std::uint32_t index)
 {
-	Msg msg = build_request(family, RDMABLK_CMD_DETACH, NLM_F_ACK);
-	put_u32(*msg, RDMABLK_ATTR_DEV_INDEX, index);
+	return build_dev_request(family, RDMABLK_CMD_DETACH, index);
+}
+
+Msg build_dev_set(int family, std::uint32_t index, const DevSetArgs &args)
+{
+	Msg msg = build_dev_request(family, RDMABLK_CMD_DEV_SET, index);
+	put_timeouts(*msg, args);
 	return msg;
+}
+
+Msg build_reconnect(int family, std::uint32_t index)
+{
+	return build_dev_request(family, RDMABLK_CMD_RECONNECT, index);
 }
 
 Msg build_dev_get(int family)

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "nl/endpoint.hpp"
 #include "nl/message.hpp"
@@ -27,6 +28,19 @@ struct AttachArgs {
 	/* Left to the module when not given. */
 	std::optional<std::uint32_t> nr_queues;
 	std::optional<std::uint32_t> queue_depth;
+	/* Recovery settings, seconds; see DevSetArgs. */
+	std::optional<std::uint32_t> reconnect_delay = {};
+	std::optional<std::int32_t> ctrl_loss_tmo = {};
+	std::optional<std::int32_t> fast_io_fail_tmo = {};
+	std::optional<std::uint32_t> keepalive_tmo = {};
+};
+
+/* What RDMABLK_CMD_DEV_SET changes: the settings given, in seconds. */
+struct DevSetArgs {
+	std::optional<std::uint32_t> reconnect_delay = {};
+	std::optional<std::int32_t> ctrl_loss_tmo = {};    /* RDMABLK_TMO_OFF: never give up */
+	std::optional<std::int32_t> fast_io_fail_tmo = {}; /* RDMABLK_TMO_OFF: off */
+	std::optional<std::uint32_t> keepalive_tmo = {};
 };
 
 /* A request header only: command @cmd with netlink flags @flags (NLM_F_*). */
@@ -38,8 +52,9 @@ Msg build_listen_del(int family, const Endpoint &endpoint);
 /* A dump request: one reply per listener. */
 Msg build_listen_get(int family);
 
+/* @allowed_hosts empty: every host may connect. */
 Msg build_export_add(int family, std::string_view name, std::string_view path, const Uuid &uuid,
-		     bool read_only);
+		     bool read_only, const std::vector<Uuid> &allowed_hosts = {});
 Msg build_export_del(int family, std::string_view name);
 /* A dump request: one reply per export. */
 Msg build_export_get(int family);
@@ -47,6 +62,10 @@ Msg build_export_get(int family);
 Msg build_attach(int family, const AttachArgs &args);
 /* Detach /dev/rdmablk@index. */
 Msg build_detach(int family, std::uint32_t index);
+/* Change the recovery settings of /dev/rdmablk@index. */
+Msg build_dev_set(int family, std::uint32_t index, const DevSetArgs &args);
+/* Have /dev/rdmablk@index try to reconnect now. */
+Msg build_reconnect(int family, std::uint32_t index);
 /* A dump request: one reply per attached device. */
 Msg build_dev_get(int family);
 

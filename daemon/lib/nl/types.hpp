@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "nl/endpoint.hpp"
 #include "nl/uuid.hpp"
@@ -42,8 +43,20 @@ struct Export {
 	std::uint32_t physical_block_size = 0;
 	bool read_only = false;
 	std::uint32_t nr_connections = 0;
+	/* The hosts that may connect; empty: every host. */
+	std::vector<Uuid> allowed_hosts;
 
 	bool operator==(const Export &) const = default;
+};
+
+/* One I/O queue of a device. */
+struct QueueInfo {
+	std::uint32_t id = 0;
+	std::uint32_t state = 0;    /* enum rdmablk_queue_state */
+	std::uint64_t commands = 0; /* sent */
+	std::uint64_t errors = 0;   /* completed with an error */
+
+	bool operator==(const QueueInfo &) const = default;
 };
 
 /* One RDMABLK_CMD_DEV_GET dump entry, or the RDMABLK_CMD_ATTACH reply: /dev/rdmablkN. */
@@ -60,6 +73,18 @@ struct Device {
 	std::uint32_t nr_queues = 0;
 	std::uint32_t queue_depth = 0;
 	std::uint32_t state = 0; /* enum rdmablk_dev_state */
+	/* Recovery settings, seconds; 0 when the module leaves them out. */
+	std::uint32_t reconnect_delay = 0;
+	std::int32_t ctrl_loss_tmo = 0;	   /* RDMABLK_TMO_OFF: never give up */
+	std::int32_t fast_io_fail_tmo = 0; /* RDMABLK_TMO_OFF: off */
+	std::uint32_t keepalive_tmo = 0;
+	/* Recovery progress; 0 when the module leaves them out. */
+	std::uint32_t reconnect_attempt = 0; /* since the connection was lost */
+	std::uint32_t reconnect_max = 0;     /* attempts before giving up, 0: unlimited */
+	std::uint32_t next_attempt_ms = 0;   /* when reconnecting */
+	/* Why the connection was lost or the last attempt failed. */
+	std::optional<std::string> last_error;
+	std::vector<QueueInfo> queues;
 
 	bool operator==(const Device &) const = default;
 };
@@ -79,6 +104,8 @@ struct Event {
 	std::optional<Endpoint> listener;
 	std::optional<ExportRef> export_ref;
 	std::optional<Device> device;
+	/* What caused it, when the module says. */
+	std::optional<std::string> reason;
 
 	bool operator==(const Event &) const = default;
 };
