@@ -806,12 +806,16 @@ static void rdmablk_idev_destroy(struct rdmablk_idev *idev)
 	}
 	/* In-flight I/O completes over the live queues, or is failed. */
 	del_gendisk(idev->disk);
-	cancel_work_sync(&idev->err_work);
 
 	mutex_lock(&idev->recovery_lock);
 	rdmablk_idev_stop_queues(idev, false);
 	rdmablk_idev_free_queues(idev);
 	mutex_unlock(&idev->recovery_lock);
+	/*
+	 * Our own disconnect reports a loss that queues err_work; with the
+	 * cm ids destroyed nothing can queue it any more.
+	 */
+	cancel_work_sync(&idev->err_work);
 	put_disk(idev->disk);
 	blk_mq_free_tag_set(&idev->tag_set);
 	pr_info("%s: detached\n", idev->name);
