@@ -1,0 +1,263 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest side of scripts/bench: runs inside one bench guest (scripts/vm/run-script)
+# and measures rdmablk and nvme-rdma side by side over the same soft-RoCE link.
+#
+# Both stacks export a null_blk device of the same kind (nullb0 for rdmablk,
+# nullb1 for nvmet) on 192.0.2.1 (rxe0, veth0) and are attached from the same
+# guest. For every repetition and profile, fio runs once against each stack,
+# the order alternating between repetitions. Per run it stores the fio JSON
+# and the rxe counters of both ports before and after; scripts/bench-report.py
+# turns them into the table on the host.
+#
+# Settings (environment, passed through by scripts/bench):
+#   RDMABLK_BENCH_RUNTIME    seconds per fio run (default 20)
+#   RDMABLK_BENCH_REPEAT     repetitions of the whole matrix (default 1)
+#   RDMABLK_BENCH_PROFILES   comma-separated profile names (default: all)
+#
+# Output: $RESULTS/bench/ (build/vm-logs/bench/bench/ on the host).
+# shellcheck source-path=SCRIPTDIR
+set -eEuo pipefail
+
+# shellcheck source=../tests/vm/lib.sh
+. "${VM_LIB:?run this through scripts/bench (scripts/vm/run-script)}"
+trap 'printf "ERROR: %s:%s: command failed with status %s: %s\n" "${BASH_SOURCE[0]}" "$LINENO" "$?" "$BASH_COMMAND" >&2' ERR
+
+RUNTIME=${RDMABLK_BENCH_RUNTIME:-20}
+REPEAT=${RDMABLK_BENCH_REPEAT:-1}
+WANT=${RDMABLK_BENCH_PROFILES:-all}
+OUT=$RESULTS/bench
+
+# name rw bs iodepth
+PROFILES=(
+	"randread-4k-qd1 randread 4k 1"
+	"randread-4k-qd32 randread 4k 32"
+	"randwrite-4k-qd32 randwrite 4k 32"
+	"read-128k-qd16 read 128k 16"
+	"write-128k-qd16 write 128k 16"
+)
+
+EXPORT=bench
+NQN=nqn.2026-11.org.example:rdmablk-bench
+NVME_PORT=4420
+NVMET=/sys/kernel/config/nvmet
+# Fixed host identities, so nothing depends on the host's machine-id.
+HOSTID=5d1e0b5a-0c1b-4b7e-9d2a-6f0e8a7c3b21
+HOSTNQN=nqn.2014-08.org.nvmexpress:uuid:$HOSTID
+# Same queue shape for both stacks: one I/O queue per vCPU, 128 deep.
+QUEUES=$(nproc)
+QDEPTH=128
+
+RB_DEV=''
+NV_DEV=''
+
+# rxe_counters: one line per port, "DEV/PORT name value name value ...".
+rxe_counters() {
+	local d
+	for d in "$TARGET_RDMA_DEV" "$INITIATOR_RDMA_DEV"; do
+		rdma statistic show link "$d/1" | tr -s ' \n' ' '
+		echo
+	done
+}
+
+setup_nullblk() {
+	# Two identical memory-less devices completing in the submitting
+	# context: the backend costs the same for both stacks and is far faster
+	# than the link (about 26k IOPS locally under TCG).
+	modprobe null_blk nr_devices=2 gb=1 queue_mode=2 irqmode=0
+	wait_for -t 10 test -b /dev/nullb0
+	wait_for -t 10 test -b /dev/nullb1
+}
+
+setup_rdmablk() {
+	# shellcheck disable=SC2119 # no module parameters
+	load_rdmablk
+	nl listen-add "$TARGET_ADDR" >/dev/null
+	nl export-add "$EXPORT" /dev/nullb0 >/dev/null
+	RB_DEV=$(nl attach "$TARGET_ADDR" "$EXPORT" --queues "$QUEUES" \
+		--queue-depth "$QDEPTH" --hostid "$HOSTID")
+	[[ $RB_DEV =~ ^/dev/rdmablk[0-9]+$ ]] || fail "attach printed '$RB_DEV', not /dev/rdmablkN"
+	wait_for -t 30 test -b "$RB_DEV" || fail "$RB_DEV did not appear"
+	log "rdmablk: $RB_DEV ($("$RDMABLK_NL" dev-list | paste -sd' '))"
+}
+
+teardown_rdmablk() {
+	[ -n "$RB_DEV" ] || return 0
+	nl detach "$RB_DEV"
+	nl export-del "$EXPORT"
+	nl listen-del "$TARGET_ADDR"
+	unload_rdmablk
+}
+
+nvme_block_dev() {
+	local b
+	for b in /sys/block/nvme*n*; do
+		[ -e "$b" ] || continue
+		b=${b##*/}
+		# nvmeXcYnZ are the hidden per-path disks under native multipath.
+		[[ $b =~ ^nvme[0-9]+n[0-9]+$ ]] || continue
+		[ "$(cat "/sys/block/$b/device/subsysnqn" 2>/dev/null)" = "$NQN" ] || continue
+		echo "/dev/$b"
+		return 0
+	done
+	return 1
+}
+
+setup_nvme() {
+	local s=$NVMET/subsystems/$NQN p=$NVMET/ports/1
+	modprobe -a nvmet nvmet_rdma nvme_rdma
+	mkdir "$s"
+	echo 1 >"$s/attr_allow_any_host"
+	mkdir "$s/namespaces/1"
+	echo /dev/nullb1 >"$s/namespaces/1/device_path"
+	echo 1 >"$s/namespaces/1/enable"
+	mkdir "$p"
+	echo rdma >"$p/addr_trtype"
+	echo ipv4 >"$p/addr_adrfam"
+	echo "$TARGET_ADDR" >"$p/addr_traddr"
+	echo "$NVME_PORT" >"$p/addr_trsvcid"
+	ln -s "$s" "$p/subsystems/$NQN"
+	nvme connect -t rdma -a "$TARGET_ADDR" -s "$NVME_PORT" -n "$NQN" \
+		--hostnqn="$HOSTNQN" --hostid="$HOSTID" \
+		--nr-io-queues="$QUEUES" --queue-size="$QDEPTH" >/dev/null
+	wait_for -t 30 nvme_block_dev || fail "no block device for $NQN after nvme connect"
+	NV_DEV=$(nvme_block_dev)
+	wait_for -t 10 test -b "$NV_DEV"
+	log "nvme-rdma: $NV_DEV"
+}
+
+teardown_nvme() {
+	local s=$NVMET/subsystems/$NQN p=$NVMET/ports/1
+	[ -n "$NV_DEV" ] || return 0
+	nvme disconnect -n "$NQN" >/dev/null
+	rm -f "$p/subsystems/$NQN"
+	rmdir "$p"
+	echo 0 >"$s/namespaces/1/enable"
+	rmdir "$s/namespaces/1"
+	rmdir "$s"
+}
+
+# describe_dev STACK DEV: the block queue settings fio meets.
+describe_dev() {
+	local name=${2#/dev/} q f v mq
+	q=/sys/block/$name/queue
+	printf '%s %s' "$1" "$2"
+	for f in scheduler nr_requests max_sectors_kb max_hw_sectors_kb logical_block_size; do
+		v=$(<"$q/$f")
+		# The active scheduler is the bracketed one, if there is a choice.
+		[[ $v =~ \[([^]]*)\] ]] && v=${BASH_REMATCH[1]}
+		printf ' %s=%s' "$f" "$v"
+	done
+	# Under native NVMe multipath the visible disk is bio-based; its
+	# hardware queues are those of the hidden per-path disk nvmeXcYnZ.
+	mq=/sys/block/$name/mq
+	if [ ! -d "$mq" ] && [[ $name =~ ^nvme([0-9]+)n([0-9]+)$ ]]; then
+		for f in /sys/block/nvme*c*n"${BASH_REMATCH[2]}"; do
+			if [ -d "$f/mq" ]; then
+				mq=$f/mq
+				printf ' path=%s' "${f##*/}"
+				break
+			fi
+		done
+	fi
+	printf ' hw_queues=%s size_bytes=%s\n' "$(find "$mq" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)" \
+		"$(blockdev --getsize64 "$2")"
+}
+
+# set_scheduler DEV: no I/O scheduler, as blk-mq picks for multi-queue disks.
+set_scheduler() {
+	local f=/sys/block/${1#/dev/}/queue/scheduler
+	grep -Eq '(^|\[)none(\]|$)' "$f" || echo none >"$f"
+	grep -Eq '^none$|\[none\]' "$f" || fail "cannot set scheduler none on $1: $(cat "$f")"
+}
+
+# run_fio TAG DEV RW BS QD: one measurement, JSON and counters into $OUT.
+run_fio() {
+	local tag=$1 dev=$2 rw=$3 bs=$4 qd=$5
+	rxe_counters >"$OUT/$tag.rxe-before"
+	fio --name="$tag" --filename="$dev" --rw="$rw" --bs="$bs" --iodepth="$qd" \
+		--direct=1 --ioengine=libaio --numjobs=1 --time_based --runtime="$RUNTIME" \
+		--output-format=json --output="$OUT/$tag.json"
+	rxe_counters >"$OUT/$tag.rxe-after"
+}
+
+cleanup() {
+	trap - ERR
+	teardown_nvme || true
+	teardown_rdmablk || true
+}
+
+main() {
+	local r p name rw bs qd stacks s dev selected=()
+	[[ $RUNTIME =~ ^[1-9][0-9]*$ ]] || fail "bad RDMABLK_BENCH_RUNTIME '$RUNTIME'"
+	[[ $REPEAT =~ ^[1-9][0-9]*$ ]] || fail "bad RDMABLK_BENCH_REPEAT '$REPEAT'"
+	for p in "${PROFILES[@]}"; do
+		read -r name _ <<<"$p"
+		if [[ $WANT == all || ,$WANT, == *",$name,"* ]]; then
+			selected+=("$p")
+		fi
+	done
+	[ "${#selected[@]}" -gt 0 ] || fail "no profile matches '$WANT'"
+	mkdir -p "$OUT"
+
+	trap cleanup EXIT
+	setup_nullblk
+	setup_rdmablk
+	setup_nvme
+	set_scheduler "$RB_DEV"
+	set_scheduler "$NV_DEV"
+
+	{
+		echo "date $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+		echo "kernel $(uname -r)"
+		echo "cpus $(nproc)"
+		echo "mem_kb $(awk '/^MemTotal:/ {print $2}' /proc/meminfo)"
+		echo "fio $(fio --version)"
+		echo "runtime $RUNTIME"
+		echo "repeat $REPEAT"
+		echo "queues $QUEUES"
+		echo "queue_depth $QDEPTH"
+		rdma link show | sed 's/^/rdma_link /'
+		for s in "$TARGET_RDMA_DEV" "$INITIATOR_RDMA_DEV"; do
+			echo "active_mtu $s $(ibv_devinfo -d "$s" | awk '/active_mtu/ {print $2}')"
+		done
+		echo "nullblk $(for f in /sys/module/null_blk/parameters/{queue_mode,irqmode,gb,bs,hw_queue_depth,submit_queues}; do printf '%s=%s ' "${f##*/}" "$(cat "$f")"; done)"
+		describe_dev rdmablk "$RB_DEV" | sed 's/^/device /'
+		describe_dev nvme-rdma "$NV_DEV" | sed 's/^/device /'
+		echo "rdmablk_module ${RDMABLK_KO:-$SRC/kmod/rdmablk.ko} srcversion=$(cat /sys/module/rdmablk/srcversion 2>/dev/null || echo unknown)"
+		echo "rdmablk_dev_list $("$RDMABLK_NL" dev-list | paste -sd' ')"
+	} >"$OUT/env.txt"
+
+	# Background traffic with no I/O (keep-alives and the like), to judge
+	# what the per-I/O packet counts include.
+	rxe_counters >"$OUT/idle.rxe-before"
+	sleep 10
+	rxe_counters >"$OUT/idle.rxe-after"
+	echo 10 >"$OUT/idle.seconds"
+
+	for ((r = 1; r <= REPEAT; r++)); do
+		# Alternate which stack goes first, so a drift over time does not
+		# always favour the same one.
+		if ((r % 2)); then stacks=(rdmablk nvme); else stacks=(nvme rdmablk); fi
+		for p in "${selected[@]}"; do
+			read -r name rw bs qd <<<"$p"
+			for s in "${stacks[@]}"; do
+				if [ "$s" = rdmablk ]; then dev=$RB_DEV; else dev=$NV_DEV; fi
+				log "run $r/$REPEAT $name $s ($dev)"
+				run_fio "r$r.$name.$s" "$dev" "$rw" "$bs" "$qd"
+			done
+		done
+	done
+
+	# Tells the host every measurement is in; what follows is teardown.
+	date -u +%Y-%m-%dT%H:%M:%SZ >"$OUT/measured"
+	trap - EXIT
+	teardown_nvme
+	NV_DEV=''
+	teardown_rdmablk
+	RB_DEV=''
+	log "bench done"
+}
+
+main "$@"
