@@ -261,3 +261,15 @@ rdma_objects() {
 	done
 	echo
 }
+
+# writes_done DEV: write requests DEV has completed.
+writes_done() {
+	awk '{ print $5 }' "/sys/block/${1#/dev/}/stat"
+}
+
+# wait_writes DEV N [SECONDS]: until DEV completed more than N writes.
+wait_writes() {
+	local dev=$1 n=$2 t=${3:-60}
+	wait_for -t "$t" -i 0.5 bash -c "[ \$(awk '{ print \$5 }' /sys/block/${dev#/dev/}/stat) -gt $n ]" ||
+		fail "$dev completed only $(writes_done "$dev") writes in ${t}s, expected more than $n"
+}
