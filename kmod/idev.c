@@ -296,7 +296,7 @@ static void rdmablk_idev_ka_work(struct work_struct *work)
 	if (rdmablk_idev_state(idev) != RDMABLK_DEV_LIVE)
 		goto out_unlock;
 	for (i = 0; i < idev->nr_queues; i++) {
-		ret = rdmablk_iqueue_keepalive(&idev->queues[i]);
+		ret = rdmablk_iqueue_keepalive(&idev->queues[i], kato * HZ);
 		if (ret) {
 			rdmablk_idev_conn_lost(idev, ret == -ETIMEDOUT ?
 					       "keep-alive timeout" :
@@ -304,7 +304,7 @@ static void rdmablk_idev_ka_work(struct work_struct *work)
 			goto out_unlock;
 		}
 	}
-	/* Two keep-alives per interval: one lost one is not yet a loss. */
+	/* Look twice per interval: a loss is noticed within 1.5 intervals. */
 	queue_delayed_work(rdmablk_wq, &idev->ka_work, kato * HZ / 2);
 out_unlock:
 	mutex_unlock(&idev->recovery_lock);

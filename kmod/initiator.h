@@ -68,6 +68,8 @@ struct rdmablk_irecv {
  * @ka_dma: its DMA address
  * @ka_cqe: completion of its SEND
  * @ka_pending: a keep-alive awaits its response
+ * @ka_sent: jiffies when it was sent
+ * @last_rx: jiffies of the last response received
  * @commands: commands sent since attach
  * @errors: commands completed with an error since attach
  */
@@ -98,6 +100,8 @@ struct rdmablk_iqueue {
 	u64 ka_dma;
 	struct ib_cqe ka_cqe;
 	bool ka_pending;
+	unsigned long ka_sent;
+	unsigned long last_rx;
 
 	atomic64_t commands;
 	atomic64_t errors;
@@ -215,7 +219,7 @@ enum {
 /* iqueue.c */
 int rdmablk_iqueue_connect(struct rdmablk_iqueue *queue, u16 queue_depth,
 			   u32 keepalive_ms, struct netlink_ext_ack *extack);
-int rdmablk_iqueue_keepalive(struct rdmablk_iqueue *queue);
+int rdmablk_iqueue_keepalive(struct rdmablk_iqueue *queue, unsigned long kato);
 int rdmablk_iqueue_open(struct rdmablk_iqueue *queue,
 			struct netlink_ext_ack *extack);
 void rdmablk_iqueue_stop(struct rdmablk_iqueue *queue);

@@ -102,14 +102,21 @@ static void rdmablk_iqueue_ka_send_done(struct ib_cq *cq, struct ib_wc *wc)
 }
 
 /**
- * rdmablk_iqueue_keepalive() - send a keep-alive with the reserved credit
+ * rdmablk_iqueue_keepalive() - keep the connection proven alive
  * @queue: the queue
+ * @kato: keep-alive timeout, in jiffies
  *
- * Return: 0 when sent or when the queue is not live; -ETIMEDOUT when the
- * previous keep-alive was never answered; a posting error.
+ * Sends a keep-alive with the reserved credit, unless a response arrived
+ * in the last half interval (traffic proves both ends alive) or one is
+ * still outstanding and younger than @kato.
+ *
+ * Return: 0; -ETIMEDOUT when neither a keep-alive response nor any other
+ * response arrived for @kato; a posting error.
  */
-int rdmablk_iqueue_keepalive(struct rdmablk_iqueue *queue)
+int rdmablk_iqueue_keepalive(struct rdmablk_iqueue *queue, unsigned long kato)
 {
+	unsigned long last_rx = READ_ONCE(queue->last_rx);
+
 	struct rdmablk_cmd_info c = {
 		.opcode = RDMABLK_OP_KEEPALIVE,
 		.tag = queue->params.queue_depth - 1,
@@ -129,11 +136,18 @@ int rdmablk_iqueue_keepalive(struct rdmablk_iqueue *queue)
 
 	if (!test_bit(RDMABLK_IQ_LIVE, &queue->flags))
 		return 0;
-	if (READ_ONCE(queue->ka_pending))
-		return -ETIMEDOUT;
+	if (READ_ONCE(queue->ka_pending)) {
+		if (time_after(jiffies, queue->ka_sent + kato) &&
+		    time_after(jiffies, last_rx + kato))
+			return -ETIMEDOUT;
+		return 0;
+	}
+	if (time_before(jiffies, last_rx + kato / 2))
+		return 0;
 	rdmablk_cmd_encode(queue->ka_cmd, &c);
 	ib_dma_sync_single_for_device(queue->dev, queue->ka_dma,
 				      sizeof(*queue->ka_cmd), DMA_TO_DEVICE);
+	queue->ka_sent = jiffies;
 	WRITE_ONCE(queue->ka_pending, true);
 	return ib_post_send(queue->qp, &wr, NULL);
 }
@@ -215,6 +229,7 @@ static void rdmablk_iqueue_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		rdmablk_iqueue_lost(queue, "short response");
 		return;
 	}
+	WRITE_ONCE(queue->last_rx, jiffies);
 
 	if (rsp->opcode == RDMABLK_OP_OPEN) {
 		rdmablk_iqueue_open_done(queue, rsp, wc->byte_len);
@@ -417,6 +432,7 @@ int rdmablk_iqueue_connect(struct rdmablk_iqueue *queue, u16 queue_depth,
 	queue->rej_reason = 0;
 	queue->max_pages = 0;
 	queue->ka_pending = false;
+	queue->last_rx = jiffies;
 	queue->ka_cqe.done = rdmablk_iqueue_ka_send_done;
 
 	queue->cm_id = rdma_create_id(&init_net, rdmablk_iqueue_cm_handler,
