@@ -40,7 +40,7 @@ int rdmablk_nl_parse_listen(struct net *net, struct nlattr **attrs,
 
 	if (NL_REQ_ATTR_CHECK(extack, NULL, attrs, RDMABLK_ATTR_ADDR)) {
 		NL_SET_ERR_MSG(extack,
-			       "missing RDMABLK_ATTR_ADDR: give the IPv4 or IPv6 address to listen on");
+			       "missing RDMABLK_ATTR_ADDR: give an IPv4 or IPv6 address");
 		return -EINVAL;
 	}
 	if (attrs[RDMABLK_ATTR_PORT])

@@ -257,10 +257,15 @@ static void rdmablk_tconn_send_done(struct ib_cq *cq, struct ib_wc *wc)
 						rsp_cqe);
 	struct rdmablk_tconn *conn = req->conn;
 
-	if (unlikely(wc->status != IB_WC_SUCCESS &&
-		     wc->status != IB_WC_WR_FLUSH_ERR)) {
-		tconn_err_ratelimited(conn, "send failed: %s\n",
-				      ib_wc_status_msg(wc->status));
+	/*
+	 * A flushed response may be the only trace of a failed RDMA WRITE
+	 * chained before it (those carry no completion of their own): any
+	 * failure closes the connection; closing twice is harmless.
+	 */
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			tconn_err_ratelimited(conn, "send failed: %s\n",
+					      ib_wc_status_msg(wc->status));
 		rdmablk_tconn_close(conn);
 	}
 	rdmablk_treq_unmap(req);
@@ -607,11 +612,11 @@ static void rdmablk_tconn_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	unsigned long flags;
 
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
-		if (wc->status != IB_WC_WR_FLUSH_ERR) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
 			tconn_err_ratelimited(conn, "receive failed: %s\n",
 					      ib_wc_status_msg(wc->status));
-			rdmablk_tconn_close(conn);
-		}
+		/* A flushed receive means the QP is in error: done. */
+		rdmablk_tconn_close(conn);
 		return;
 	}
 	if (unlikely(wc->byte_len < sizeof(struct rdmablk_cmd))) {

@@ -26,8 +26,10 @@
  *     for that; each side treats a peer silent for too long as gone.
  *  5. rdma_disconnect() by either side.
  *
- * A peer that breaks these rules (bad tag, more commands than queue_depth,
- * a malformed command) is disconnected.
+ * A malformed command gets an error response. A peer that breaks the rules
+ * of the connection (more commands than queue_depth, a short command, an
+ * RDMA access its keys do not allow) is disconnected. Tags are the
+ * initiator's business: the target echoes them without interpretation.
  */
 #ifndef _UAPI_LINUX_RDMABLK_PROTO_H
 #define _UAPI_LINUX_RDMABLK_PROTO_H

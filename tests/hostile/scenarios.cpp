@@ -1,0 +1,969 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "scenarios.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <memory>
+#include <random>
+#include <utility>
+#include <vector>
+
+#include <byteswap.h>
+
+namespace rdmablk::hostile {
+
+namespace {
+
+/* A transfer size every logical block size (512..4096) divides. */
+constexpr std::uint32_t kBlock = 4096;
+constexpr std::uint64_t kU64Max = std::numeric_limits<std::uint64_t>::max();
+
+/* The target did not do what it must. */
+struct Failure {
+	std::string expected;
+	std::string observed;
+};
+
+/* The scenario cannot run with the options given. */
+struct Skipped {
+	std::string reason;
+};
+
+std::string seconds(std::chrono::milliseconds t)
+{
+	std::array<char, 32> buf;
+	std::snprintf(buf.data(), buf.size(), "%g s", static_cast<double>(t.count()) / 1000);
+	return buf.data();
+}
+
+std::string hex(std::uint64_t value)
+{
+	std::array<char, 32> buf;
+	std::snprintf(buf.data(), buf.size(), "0x%llx", static_cast<unsigned long long>(value));
+	return buf.data();
+}
+
+/* Observations in order, repeats counted: "16 x receive completion: ...". */
+class Tally {
+public:
+	void add(const std::string &what)
+	{
+		if (!seen_.empty() && seen_.back().first == what)
+			seen_.back().second++;
+		else
+			seen_.emplace_back(what, 1);
+	}
+
+	bool empty() const { return seen_.empty(); }
+
+	std::string str() const
+	{
+		std::string s;
+		for (const auto &[what, count] : seen_) {
+			if (!s.empty())
+				s += ", then ";
+			s += count > 1 ? std::to_string(count) + " x " + what : what;
+		}
+		return s;
+	}
+
+private:
+	std::vector<std::pair<std::string, unsigned int>> seen_;
+};
+
+std::vector<std::uint8_t> pattern(std::size_t len, std::uint8_t seed)
+{
+	std::vector<std::uint8_t> bytes(len);
+	for (std::size_t i = 0; i < len; i++)
+		bytes[i] = static_cast<std::uint8_t>(seed + i * 7);
+	return bytes;
+}
+
+template <typename T> std::vector<std::uint8_t> bytes_of(const T &value)
+{
+	std::vector<std::uint8_t> bytes(sizeof(value));
+	std::memcpy(bytes.data(), &value, sizeof(value));
+	return bytes;
+}
+
+std::vector<std::uint8_t> open_payload(std::string_view name)
+{
+	return bytes_of(make_open_req(name));
+}
+
+/* Connect with a valid request; anything but an accept fails the scenario. */
+std::unique_ptr<Session> connect(const Config &cfg, const SessionOptions &opts = {})
+{
+	auto s = std::make_unique<Session>(cfg.endpoint, opts, cfg.timeout);
+	if (!s->outcome().established())
+		throw Failure{"the connect request to " + cfg.endpoint.text + " to be accepted",
+			      s->outcome().describe()};
+	return s;
+}
+
+Reaction await(Session &s, const Config &cfg, const std::string &expected)
+{
+	auto r = s.next_reaction(Clock::now() + cfg.timeout);
+	if (!r)
+		throw Failure{expected, "no reaction within " + seconds(cfg.timeout)};
+	return std::move(*r);
+}
+
+/* A command addressing the session's data region. */
+Cmd io_cmd(Session &s, std::uint8_t opcode, std::uint64_t offset, std::uint32_t length,
+	   std::uint8_t flags = 0)
+{
+	return {
+		.opcode = opcode,
+		.flags = flags,
+		.tag = s.next_tag(),
+		.length = length,
+		.offset = offset,
+		.addr = s.data().addr(),
+		.rkey = s.data().rkey(),
+	};
+}
+
+Cmd open_cmd(Session &s, std::uint8_t flags = RDMABLK_CMD_INLINE)
+{
+	return {
+		.opcode = RDMABLK_OP_OPEN,
+		.flags = flags,
+		.tag = s.next_tag(),
+		.length = sizeof(rdmablk_open_req),
+		.offset = 0,
+		.addr = 0,
+		.rkey = 0,
+	};
+}
+
+/*
+ * Send @cmd with @payload; the response must carry @want and echo the
+ * command's opcode and tag. A refused command must not have written into
+ * the data region.
+ */
+Response expect_status(Session &s, const Config &cfg, const Cmd &cmd,
+		       std::span<const std::uint8_t> payload, std::uint16_t want,
+		       const std::string &what)
+{
+	const std::string expected = status_name(want) + " for " + what;
+	s.send(cmd, payload);
+	const Reaction r = await(s, cfg, expected);
+	if (r.kind != Reaction::Kind::Response || r.response->status != want ||
+	    r.response->opcode != cmd.opcode || r.response->tag != cmd.tag)
+		throw Failure{expected, r.describe()};
+	if (want != RDMABLK_S_OK && !s.data_untouched())
+		throw Failure{expected + " and the initiator's buffer left alone",
+			      "the target wrote into the buffer of the refused command"};
+	return *r.response;
+}
+
+ExportInfo open_export(Session &s, const Config &cfg, const std::string &name)
+{
+	const Response r = expect_status(s, cfg, open_cmd(s), open_payload(name), RDMABLK_S_OK,
+					 "OPEN of export " + name);
+	if (!r.open)
+		throw Failure{"an OPEN response carrying struct rdmablk_open_rsp",
+			      "a " + std::to_string(r.len) + "-byte response"};
+	return decode_open_rsp(*r.open);
+}
+
+/*
+ * A valid READ of @length bytes at @offset must succeed and write exactly
+ * @length bytes into the data region: proves the connection still works
+ * after what went before.
+ */
+void expect_read_ok(Session &s, const Config &cfg, std::uint64_t offset = 0,
+		    std::uint32_t length = kBlock)
+{
+	const std::string what = "a valid READ of " + std::to_string(length) + " bytes at offset " +
+				 std::to_string(offset);
+	expect_status(s, cfg, io_cmd(s, RDMABLK_OP_READ, offset, length), {}, RDMABLK_S_OK, what);
+	const auto rest = s.data().bytes().subspan(length);
+	if (!std::all_of(rest.begin(), rest.end(), [](std::uint8_t b) { return b == Session::kCanary; }))
+		throw Failure{what + " to write " + std::to_string(length) + " bytes",
+			      "the target wrote beyond them"};
+	s.fill_data();
+}
+
+/*
+ * Wait for the target to drop the connection (rdma_cm DISCONNECTED); error
+ * completions on the way are noted. Returns what was seen.
+ */
+std::string expect_drop(Session &s, const Config &cfg, const std::string &what, bool ok_allowed)
+{
+	const std::string expected = "a disconnect after " + what;
+	const Deadline deadline = Clock::now() + cfg.timeout;
+	Tally seen;
+
+	for (;;) {
+		auto r = s.next_reaction(deadline);
+		if (!r)
+			throw Failure{expected, (seen.empty() ? "" : seen.str() + ", then ") +
+							"no disconnect within " + seconds(cfg.timeout)};
+		switch (r->kind) {
+		case Reaction::Kind::Disconnected:
+			seen.add(r->detail);
+			return seen.str();
+		case Reaction::Kind::Response:
+			if (r->response->status == RDMABLK_S_OK && !ok_allowed)
+				throw Failure{expected, "response OK: the target executed it"};
+			seen.add("response " + status_name(r->response->status));
+			break;
+		case Reaction::Kind::BadResponse:
+		case Reaction::Kind::CompletionError:
+			seen.add(r->detail);
+			break;
+		}
+	}
+}
+
+std::string expect_rejected(const Config &cfg, std::vector<std::uint8_t> pdata,
+			    std::uint16_t reason, const std::string &what)
+{
+	SessionOptions opts;
+	opts.pdata = std::move(pdata);
+	const Session s(cfg.endpoint, opts, cfg.timeout);
+	const std::string expected = "REJECTED with " + rej_reason_name(reason) + " for " + what;
+	const ConnectOutcome &o = s.outcome();
+	if (!o.rejected())
+		throw Failure{expected, o.describe()};
+	const auto rej = decode_conn_rej(o.event->pdata);
+	if (!rej || rej->reason != reason)
+		throw Failure{expected, o.describe()};
+	if (rej->version != RDMABLK_PROTO_VERSION)
+		throw Failure{expected + ", naming version " + std::to_string(RDMABLK_PROTO_VERSION),
+			      "version " + std::to_string(rej->version)};
+	return rej_reason_name(reason);
+}
+
+/* --- connect requests ---------------------------------------------------- */
+
+std::string conn_short_pdata(const Config &cfg)
+{
+	/*
+	 * InfiniBand CM (and so RoCE) pads private data with zeroes to its
+	 * fixed size, so a target cannot tell a short request from one whose
+	 * tail is zero. What must be refused is a request cut inside the magic.
+	 */
+	const std::vector<std::uint8_t> valid = ConnReq{.queue_depth = 16}.encode();
+	for (const std::size_t len : {0, 3})
+		expect_rejected(cfg, {valid.begin(), valid.begin() + static_cast<long>(len)},
+				RDMABLK_REJ_INVALID, std::to_string(len) + " bytes of private data");
+	return "REJECTED with REJ_INVALID for 0 and 3 bytes of private data";
+}
+
+std::string conn_bad_magic(const Config &cfg)
+{
+	for (const std::uint32_t magic : {0xdeadbeefU, bswap_32(RDMABLK_PROTO_MAGIC), 0U})
+		expect_rejected(cfg, ConnReq{.magic = magic, .queue_depth = 16}.encode(),
+				RDMABLK_REJ_INVALID, "magic " + hex(magic));
+	return "REJECTED with REJ_INVALID for magic 0xdeadbeef, byte-swapped and zero";
+}
+
+std::string conn_bad_version(const Config &cfg)
+{
+	for (const std::uint16_t version : {0, RDMABLK_PROTO_VERSION + 1, 0xffff})
+		expect_rejected(cfg, ConnReq{.version = version, .queue_depth = 16}.encode(),
+				RDMABLK_REJ_VERSION, "version " + std::to_string(version));
+	return "REJECTED with REJ_VERSION naming version " +
+	       std::to_string(RDMABLK_PROTO_VERSION) + " for versions 0, " +
+	       std::to_string(RDMABLK_PROTO_VERSION + 1) + " and 65535";
+}
+
+std::string conn_zero_depth(const Config &cfg)
+{
+	return "REJECTED with " + expect_rejected(cfg, ConnReq{.queue_depth = 0}.encode(),
+						  RDMABLK_REJ_QUEUE_DEPTH, "queue depth 0");
+}
+
+/* --- OPEN ---------------------------------------------------------------- */
+
+std::string io_before_open(const Config &cfg)
+{
+	auto s = connect(cfg);
+	const auto data = pattern(kBlock, 1);
+
+	expect_status(*s, cfg, io_cmd(*s, RDMABLK_OP_READ, 0, kBlock), {}, RDMABLK_S_NOT_OPEN,
+		      "READ before OPEN");
+	expect_status(*s, cfg, io_cmd(*s, RDMABLK_OP_WRITE, 0, kBlock, RDMABLK_CMD_INLINE), data,
+		      RDMABLK_S_NOT_OPEN, "inline WRITE before OPEN");
+	expect_status(*s, cfg, io_cmd(*s, RDMABLK_OP_WRITE, 0, kBlock), {}, RDMABLK_S_NOT_OPEN,
+		      "WRITE before OPEN");
+	expect_status(*s, cfg, io_cmd(*s, RDMABLK_OP_FLUSH, 0, 0), {}, RDMABLK_S_NOT_OPEN,
+		      "FLUSH before OPEN");
+	expect_status(*s, cfg, io_cmd(*s, RDMABLK_OP_WRITE_ZEROES, 0, kBlock), {},
+		      RDMABLK_S_NOT_OPEN, "WRITE_ZEROES before OPEN");
+	expect_status(*s, cfg, io_cmd(*s, RDMABLK_OP_DISCARD, 0, kBlock), {}, RDMABLK_S_NOT_OPEN,
+		      "DISCARD before OPEN");
+	expect_status(*s, cfg, io_cmd(*s, RDMABLK_OP_KEEPALIVE, 0, 0), {}, RDMABLK_S_OK,
+		      "KEEPALIVE before OPEN");
+	open_export(*s, cfg, cfg.export_name);
+	expect_read_ok(*s, cfg);
+	return "NOT_OPEN for READ, inline and keyed WRITE, FLUSH, WRITE_ZEROES, DISCARD; "
+	       "KEEPALIVE OK; after OPEN a READ OK";
+}
+
+std::string open_unknown_export(const Config &cfg)
+{
+	auto s = connect(cfg);
+	const std::vector<std::string> names = {
+		"no-such-export",
+		"",
+		"../" + cfg.export_name,
+		std::string(RDMABLK_EXPORT_NAME_MAX - 1, 'z'),
+	};
+	for (const std::string &name : names)
+		expect_status(*s, cfg, open_cmd(*s), open_payload(name), RDMABLK_S_NO_EXPORT,
+			      "OPEN of \"" + name + "\"");
+	/* A failed OPEN must leave the connection without an export. */
+	expect_status(*s, cfg, io_cmd(*s, RDMABLK_OP_READ, 0, kBlock), {}, RDMABLK_S_NOT_OPEN,
+		      "READ after failed OPENs");
+	return "NO_EXPORT for \"no-such-export\", \"\", \"../" + cfg.export_name +
+	       "\" and a 63-character name; a READ then NOT_OPEN";
+}
+
+std::string open_unterminated_name(const Config &cfg)
+{
+	auto s = connect(cfg);
+	/* The real export's name, then no NUL in the whole field. */
+	std::string name = cfg.export_name;
+	name.resize(RDMABLK_EXPORT_NAME_MAX, 'x');
+	expect_status(*s, cfg, open_cmd(*s), open_payload(name), RDMABLK_S_INVALID,
+		      "OPEN with 64 name bytes and no NUL");
+	expect_status(*s, cfg, io_cmd(*s, RDMABLK_OP_READ, 0, kBlock), {}, RDMABLK_S_NOT_OPEN,
+		      "READ after the refused OPEN");
+	return "INVALID for a 64-byte name without NUL; a READ then NOT_OPEN";
+}
+
+std::string open_twice(const Config &cfg)
+{
+	auto s = connect(cfg);
+	open_export(*s, cfg, cfg.export_name);
+	std::vector<std::string> names = {cfg.export_name, "no-such-export"};
+	if (cfg.ro_export)
+		names.push_back(*cfg.ro_export);
+	for (const std::string &name : names)
+		expect_status(*s, cfg, open_cmd(*s), open_payload(name), RDMABLK_S_INVALID,
+			      "a second OPEN, of \"" + name + "\"");
+	expect_read_ok(*s, cfg);
+	return "INVALID for " + std::to_string(names.size()) +
+	       " OPENs after the first; a READ then OK";
+}
+
+std::string open_malformed(const Config &cfg)
+{
+	auto s = connect(cfg);
+	const auto req = open_payload(cfg.export_name);
+	auto longer = req;
+	longer.push_back(0);
+
+	expect_status(*s, cfg, open_cmd(*s, 0), req, RDMABLK_S_INVALID,
+		      "OPEN with its payload but without INLINE");
+	expect_status(*s, cfg, open_cmd(*s), std::span(req).first(req.size() - 1),
+		      RDMABLK_S_INVALID, "OPEN with a 95-byte payload");
+	expect_status(*s, cfg, open_cmd(*s), longer, RDMABLK_S_INVALID,
+		      "OPEN with a 97-byte payload");
+	expect_status(*s, cfg, open_cmd(*s), {}, RDMABLK_S_INVALID, "OPEN without payload");
+	expect_status(*s, cfg, io_cmd(*s, RDMABLK_OP_READ, 0, kBlock), {}, RDMABLK_S_NOT_OPEN,
+		      "READ after the refused OPENs");
+	return "INVALID for OPEN without INLINE, with 95, 97 and 0 payload bytes; "
+	       "a READ then NOT_OPEN";
+}
+
+/* --- malformed commands -------------------------------------------------- */
+
+std::string unknown_opcode(const Config &cfg)
+{
+	auto s = connect(cfg);
+	open_export(*s, cfg, cfg.export_name);
+	for (const std::uint8_t op : {0x00, RDMABLK_OP_KEEPALIVE + 1, 0x7f, 0xff})
+		expect_status(*s, cfg, io_cmd(*s, op, 0, kBlock), {}, RDMABLK_S_INVALID,
+			      "opcode " + hex(op));
+	expect_read_ok(*s, cfg);
+	return "INVALID for opcodes 0x0, " + hex(RDMABLK_OP_KEEPALIVE + 1) +
+	       ", 0x7f, 0xff; a READ then OK";
+}
+
+std::string unknown_flags(const Config &cfg)
+{
+	auto s = connect(cfg);
+	open_export(*s, cfg, cfg.export_name);
+
+	struct Case {
+		std::uint8_t opcode;
+		std::uint8_t flags;
+		std::uint32_t length;
+	};
+	static constexpr std::array cases = {
+		Case{RDMABLK_OP_READ, 0x80, kBlock},
+		Case{RDMABLK_OP_READ, RDMABLK_CMD_NOUNMAP << 1, kBlock},
+		Case{RDMABLK_OP_READ, RDMABLK_CMD_FUA, kBlock},
+		Case{RDMABLK_OP_READ, RDMABLK_CMD_NOUNMAP, kBlock},
+		Case{RDMABLK_OP_WRITE, 0x40, kBlock},
+		Case{RDMABLK_OP_WRITE, RDMABLK_CMD_NOUNMAP, kBlock},
+		Case{RDMABLK_OP_FLUSH, RDMABLK_CMD_FUA, 0},
+		Case{RDMABLK_OP_WRITE_ZEROES, RDMABLK_CMD_FUA, kBlock},
+		Case{RDMABLK_OP_DISCARD, RDMABLK_CMD_NOUNMAP, kBlock},
+		Case{RDMABLK_OP_KEEPALIVE, 0x80, 0},
+	};
+	for (const Case &c : cases)
+		expect_status(*s, cfg, io_cmd(*s, c.opcode, 0, c.length, c.flags), {},
+			      RDMABLK_S_INVALID, opcode_name(c.opcode) + " with flags " + hex(c.flags));
+	expect_read_ok(*s, cfg);
+	return "INVALID for " + std::to_string(cases.size()) +
+	       " commands with unknown or misplaced flags; a READ then OK";
+}
+
+std::string zero_length(const Config &cfg)
+{
+	auto s = connect(cfg);
+	const ExportInfo info = open_export(*s, cfg, cfg.export_name);
+	std::vector<std::uint8_t> ops = {RDMABLK_OP_READ, RDMABLK_OP_WRITE};
+	if (info.flags & RDMABLK_EXP_WRITE_ZEROES)
+		ops.push_back(RDMABLK_OP_WRITE_ZEROES);
+	if (info.flags & RDMABLK_EXP_DISCARD)
+		ops.push_back(RDMABLK_OP_DISCARD);
+
+	std::string names;
+	for (const std::uint8_t op : ops) {
+		expect_status(*s, cfg, io_cmd(*s, op, 0, 0), {}, RDMABLK_S_INVALID,
+			      opcode_name(op) + " of 0 bytes");
+		names += (names.empty() ? "" : ", ") + opcode_name(op);
+	}
+	expect_read_ok(*s, cfg);
+	return "INVALID for " + names + " of 0 bytes; a READ then OK";
+}
+
+std::string misaligned(const Config &cfg)
+{
+	auto s = connect(cfg);
+	const ExportInfo info = open_export(*s, cfg, cfg.export_name);
+	const std::uint32_t half = info.logical_block_size / 2;
+
+	struct Case {
+		std::uint8_t opcode;
+		std::uint64_t offset;
+		std::uint32_t length;
+	};
+	const std::array cases = {
+		Case{RDMABLK_OP_READ, 1, kBlock},
+		Case{RDMABLK_OP_READ, half, kBlock},
+		Case{RDMABLK_OP_READ, 0, kBlock + 1},
+		Case{RDMABLK_OP_READ, 0, half},
+		Case{RDMABLK_OP_WRITE, half, kBlock},
+		Case{RDMABLK_OP_WRITE_ZEROES, 1, kBlock},
+	};
+	for (const Case &c : cases)
+		expect_status(*s, cfg, io_cmd(*s, c.opcode, c.offset, c.length), {},
+			      RDMABLK_S_INVALID,
+			      opcode_name(c.opcode) + " of " + std::to_string(c.length) +
+				      " bytes at offset " + std::to_string(c.offset));
+	expect_read_ok(*s, cfg);
+	return "INVALID for offsets 1 and " + std::to_string(half) + ", lengths " +
+	       std::to_string(kBlock + 1) + " and " + std::to_string(half) +
+	       " (logical block " + std::to_string(info.logical_block_size) +
+	       "); a READ then OK";
+}
+
+std::string out_of_range(const Config &cfg)
+{
+	auto s = connect(cfg);
+	const ExportInfo info = open_export(*s, cfg, cfg.export_name);
+	const std::uint64_t size = info.size;
+	const std::uint32_t lbs = info.logical_block_size;
+	const auto data = pattern(kBlock, 2);
+
+	struct Case {
+		std::uint8_t opcode;
+		std::uint8_t flags;
+		std::uint64_t offset;
+		std::uint32_t length;
+		const char *what;
+	};
+	const std::array cases = {
+		Case{RDMABLK_OP_READ, 0, size, kBlock, "at the end"},
+		Case{RDMABLK_OP_READ, 0, size + kBlock, kBlock, "past the end"},
+		Case{RDMABLK_OP_READ, 0, size - kBlock, 2 * kBlock, "straddling the end"},
+		Case{RDMABLK_OP_READ, 0, kU64Max - kBlock + 1, 2 * kBlock, "wrapping past 2^64"},
+		Case{RDMABLK_OP_READ, 0, kU64Max - lbs + 1, lbs, "ending at 2^64"},
+		Case{RDMABLK_OP_WRITE, RDMABLK_CMD_INLINE, kU64Max - kBlock + 1, kBlock,
+		     "ending at 2^64"},
+		Case{RDMABLK_OP_WRITE, RDMABLK_CMD_INLINE, size, kBlock, "at the end"},
+		Case{RDMABLK_OP_WRITE, 0, size - kBlock, 2 * kBlock, "straddling the end"},
+		Case{RDMABLK_OP_WRITE_ZEROES, 0, size - kBlock, 2 * kBlock, "straddling the end"},
+		Case{RDMABLK_OP_WRITE_ZEROES, 0, kU64Max - kBlock + 1, kBlock, "ending at 2^64"},
+	};
+	for (const Case &c : cases) {
+		const bool inl = c.flags & RDMABLK_CMD_INLINE;
+		expect_status(*s, cfg, io_cmd(*s, c.opcode, c.offset, c.length, c.flags),
+			      inl ? std::span<const std::uint8_t>(data) : std::span<const std::uint8_t>(),
+			      RDMABLK_S_RANGE,
+			      std::string(inl ? "inline " : "") + opcode_name(c.opcode) + " " +
+				      c.what + " (offset " + hex(c.offset) + ", " +
+				      std::to_string(c.length) + " bytes)");
+	}
+	/* The last block is still in range. */
+	expect_read_ok(*s, cfg, size - kBlock, kBlock);
+	return "RANGE for " + std::to_string(cases.size()) +
+	       " commands at, past, straddling the end and wrapping at 2^64; "
+	       "a READ of the last block OK";
+}
+
+std::string oversized_length(const Config &cfg)
+{
+	auto s = connect(cfg);
+	open_export(*s, cfg, cfg.export_name);
+	const std::uint32_t max = s->rep().max_io_size;
+	const std::uint32_t over = max + kBlock;
+	const std::uint32_t huge = 0xfffff000;
+
+	expect_status(*s, cfg, io_cmd(*s, RDMABLK_OP_READ, 0, over), {}, RDMABLK_S_INVALID,
+		      "READ of max_io_size + 4096 bytes");
+	expect_status(*s, cfg, io_cmd(*s, RDMABLK_OP_WRITE, 0, over), {}, RDMABLK_S_INVALID,
+		      "WRITE of max_io_size + 4096 bytes");
+	expect_status(*s, cfg, io_cmd(*s, RDMABLK_OP_READ, 0, huge), {}, RDMABLK_S_INVALID,
+		      "READ of " + hex(huge) + " bytes");
+	std::string boundary;
+	if (max <= Session::kDataSize) {
+		expect_read_ok(*s, cfg, 0, max);
+		boundary = "; a READ of max_io_size OK";
+	} else {
+		expect_read_ok(*s, cfg);
+		boundary = "; a READ then OK";
+	}
+	return "INVALID for READ and WRITE of " + std::to_string(over) + " bytes (max_io_size " +
+	       std::to_string(max) + ") and READ of " + hex(huge) + boundary;
+}
+
+std::string inline_mismatch(const Config &cfg)
+{
+	auto s = connect(cfg);
+	open_export(*s, cfg, cfg.export_name);
+	const auto full = pattern(kBlock, 3);
+	const auto half = std::span(full).first(kBlock / 2);
+	const auto small = std::span(full).first(512);
+
+	struct Case {
+		std::uint8_t opcode;
+		std::uint8_t flags;
+		std::uint32_t length;
+		std::span<const std::uint8_t> payload;
+		const char *what;
+	};
+	const std::array cases = {
+		Case{RDMABLK_OP_WRITE, RDMABLK_CMD_INLINE, kBlock, half, "INLINE 4096 bytes carrying 2048"},
+		Case{RDMABLK_OP_WRITE, RDMABLK_CMD_INLINE, kBlock / 2, full, "INLINE 2048 bytes carrying 4096"},
+		Case{RDMABLK_OP_WRITE, RDMABLK_CMD_INLINE, kBlock, {}, "INLINE without payload"},
+		Case{RDMABLK_OP_WRITE, 0, kBlock, full, "4096-byte payload without INLINE"},
+		Case{RDMABLK_OP_READ, RDMABLK_CMD_INLINE, kBlock, full, "INLINE with a payload"},
+		Case{RDMABLK_OP_READ, 0, kBlock, small, "512-byte payload"},
+		Case{RDMABLK_OP_FLUSH, 0, 0, small, "512-byte payload"},
+		Case{RDMABLK_OP_KEEPALIVE, 0, 0, small, "512-byte payload"},
+	};
+	for (const Case &c : cases)
+		expect_status(*s, cfg, io_cmd(*s, c.opcode, 0, c.length, c.flags), c.payload,
+			      RDMABLK_S_INVALID, opcode_name(c.opcode) + " " + c.what);
+	expect_read_ok(*s, cfg);
+	return "INVALID for " + std::to_string(cases.size()) +
+	       " commands whose payload and INLINE flag disagree; a READ then OK";
+}
+
+std::string write_read_only(const Config &cfg)
+{
+	if (!cfg.ro_export)
+		throw Skipped{"needs a read-only export (--ro-export)"};
+	const std::string &name = *cfg.ro_export;
+	constexpr std::uint32_t len = 64 << 10;
+
+	auto s = connect(cfg);
+	const ExportInfo info = open_export(*s, cfg, name);
+	if (!(info.flags & RDMABLK_EXP_READ_ONLY))
+		throw Failure{"export " + name + " to be read-only",
+			      "an OPEN response without RDMABLK_EXP_READ_ONLY"};
+
+	expect_status(*s, cfg, io_cmd(*s, RDMABLK_OP_READ, 0, len), {}, RDMABLK_S_OK,
+		      "READ of the read-only export");
+	const std::vector<std::uint8_t> before(s->data().bytes().begin(),
+					       s->data().bytes().begin() + len);
+	s->fill_data();
+
+	struct Case {
+		std::uint8_t opcode;
+		std::uint8_t flags;
+		std::uint32_t length;
+	};
+	static constexpr std::array cases = {
+		Case{RDMABLK_OP_WRITE, RDMABLK_CMD_INLINE, kBlock},
+		Case{RDMABLK_OP_WRITE, 0, len},
+		Case{RDMABLK_OP_WRITE, RDMABLK_CMD_FUA, kBlock},
+		Case{RDMABLK_OP_WRITE_ZEROES, 0, len},
+		Case{RDMABLK_OP_DISCARD, 0, len},
+		Case{RDMABLK_OP_FLUSH, 0, 0},
+	};
+	const auto data = pattern(kBlock, 4);
+	for (const Case &c : cases) {
+		const bool inl = c.flags & RDMABLK_CMD_INLINE;
+		expect_status(*s, cfg, io_cmd(*s, c.opcode, 0, c.length, c.flags),
+			      inl ? std::span<const std::uint8_t>(data) : std::span<const std::uint8_t>(),
+			      RDMABLK_S_READ_ONLY,
+			      std::string(inl ? "inline " : "") + opcode_name(c.opcode) +
+				      (c.flags & RDMABLK_CMD_FUA ? " FUA" : "") + " to " + name);
+	}
+
+	expect_status(*s, cfg, io_cmd(*s, RDMABLK_OP_READ, 0, len), {}, RDMABLK_S_OK,
+		      "READ of the read-only export");
+	if (!std::equal(before.begin(), before.end(), s->data().bytes().begin()))
+		throw Failure{"the read-only export unchanged", "different data after the refused writes"};
+	return "READ_ONLY for inline, keyed and FUA WRITE, WRITE_ZEROES, DISCARD, FLUSH; "
+	       "the export's data unchanged";
+}
+
+/* --- commands the target cannot survive ---------------------------------- */
+
+std::uint32_t random_rkey(const Session &s)
+{
+	static std::mt19937 rng{std::random_device{}()};
+	std::uint32_t rkey;
+	do
+		rkey = static_cast<std::uint32_t>(rng());
+	while (rkey == s.data().rkey());
+	return rkey;
+}
+
+std::string bogus_rkey(const Config &cfg)
+{
+	std::string observed;
+	for (const std::uint8_t op : {RDMABLK_OP_WRITE, RDMABLK_OP_READ}) {
+		auto s = connect(cfg);
+		open_export(*s, cfg, cfg.export_name);
+		Cmd cmd = io_cmd(*s, op, 0, kBlock);
+		cmd.rkey = random_rkey(*s);
+		s->send(cmd);
+		const std::string what = opcode_name(op) + " of 4096 bytes with rkey " + hex(cmd.rkey);
+		const std::string seen = expect_drop(*s, cfg, what, false);
+		if (!s->data_untouched())
+			throw Failure{"nothing written through a bogus rkey",
+				      "the data region changed"};
+		observed += (observed.empty() ? "" : "; ") + what + ": " + seen;
+	}
+	return observed;
+}
+
+std::string credit_overrun(const Config &cfg)
+{
+	/*
+	 * The target counts commands it has received and not answered. Against
+	 * a fast device it answers each before the next is read, so extra
+	 * commands alone go unnoticed; an initiator that also stops taking
+	 * responses (posts no receive for them) keeps the target's request
+	 * contexts busy until the commands beyond the credits pile up.
+	 */
+	SessionOptions opts;
+	opts.queue_depth = 2;
+	opts.recvs = 1; /* for the OPEN response only */
+	opts.repost = false;
+	auto s = connect(cfg, opts);
+	open_export(*s, cfg, cfg.export_name);
+
+	const std::uint16_t credits = s->rep().queue_depth;
+	const unsigned int n = credits + 8U;
+	for (unsigned int i = 0; i < n; i++) {
+		Cmd cmd = io_cmd(*s, RDMABLK_OP_READ, std::uint64_t{i} * kBlock, kBlock);
+		cmd.addr += std::uint64_t{i} * kBlock;
+		s->send(cmd);
+	}
+	return std::to_string(n) + " READs on " + std::to_string(credits) +
+	       " credits, no response taken: " +
+	       expect_drop(*s, cfg, std::to_string(n) + " READs on " + std::to_string(credits) +
+					    " credits",
+			   true);
+}
+
+std::string short_command(const Config &cfg)
+{
+	auto s = connect(cfg);
+	open_export(*s, cfg, cfg.export_name);
+	const auto cmd = bytes_of(io_cmd(*s, RDMABLK_OP_READ, 0, kBlock).encode());
+	s->send_raw(std::span(cmd).first(10));
+	return "a 10-byte SEND: " + expect_drop(*s, cfg, "a 10-byte SEND", false);
+}
+
+std::string oversized_send(const Config &cfg)
+{
+	auto s = connect(cfg);
+	open_export(*s, cfg, cfg.export_name);
+	/* More than a command and the largest inline payload together. */
+	const auto payload = pattern(s->rep().inline_max + 64, 5);
+	s->send(io_cmd(*s, RDMABLK_OP_WRITE, 0, kBlock, RDMABLK_CMD_INLINE), payload);
+	const std::string what =
+		"a " + std::to_string(sizeof(rdmablk_cmd) + payload.size()) + "-byte SEND";
+	return what + ": " + expect_drop(*s, cfg, what, false);
+}
+
+std::string keepalive_silent(const Config &cfg)
+{
+	/*
+	 * The target takes at least a second as interval, so a hostile 1 ms
+	 * cannot make its timer spin, and drops an initiator silent for two.
+	 */
+	constexpr auto kMinDrop = std::chrono::milliseconds(1500);
+	SessionOptions opts;
+	opts.pdata = ConnReq{.queue_depth = 16, .keepalive_ms = 1}.encode();
+	auto s = connect(cfg, opts);
+	open_export(*s, cfg, cfg.export_name);
+
+	const auto silent_since = Clock::now();
+	const std::string seen = expect_drop(*s, cfg, "silence with keep-alive interval 1 ms", false);
+	const auto silent = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() -
+										  silent_since);
+	if (silent < kMinDrop)
+		throw Failure{"no disconnect before two intervals of at least 1 s",
+			      seen + " after " + seconds(silent)};
+	return "keep-alive interval 1 ms, then silence: " + seen + " after " + seconds(silent);
+}
+
+/*
+ * Connects as fast as possible, a window of them in flight, each torn down
+ * at a different stage: before the answer, after it with and without
+ * rdma_disconnect(), and right after sending OPEN.
+ */
+std::string connect_flood(const Config &cfg)
+{
+	constexpr unsigned int kConnects = 200;
+	constexpr unsigned int kWindow = 16;
+	const auto ms = static_cast<int>(cfg.timeout.count());
+	const std::vector<std::uint8_t> pdata = ConnReq{.queue_depth = 32}.encode();
+	const auto start_time = Clock::now();
+
+	struct Conn {
+		CmIdPtr id;
+		CmQp qp; /* after id: destroyed first */
+		unsigned int index;
+	};
+
+	/* Declaration order is teardown order, reversed. */
+	EventChannelPtr ch = make_event_channel();
+	PdPtr pd;
+	CqPtr cq;
+	Region open_msg;
+	std::map<rdma_cm_id *, Conn> conns;
+
+	unsigned int started = 0, finished = 0, established = 0, refused = 0, abandoned = 0;
+	std::vector<std::string> unexpected;
+
+	const auto start = [&] {
+		rdma_cm_id *raw = nullptr;
+		if (rdma_create_id(ch.get(), &raw, nullptr, RDMA_PS_TCP))
+			throw_errno("rdma_create_id", errno);
+		CmIdPtr id(raw);
+		sockaddr_storage dst = cfg.endpoint.target;
+		std::optional<sockaddr_storage> src = cfg.endpoint.source;
+		if (rdma_resolve_addr(raw, src ? reinterpret_cast<sockaddr *>(&*src) : nullptr,
+				      reinterpret_cast<sockaddr *>(&dst), ms))
+			throw_errno("rdma_resolve_addr", errno);
+		conns.emplace(raw, Conn{std::move(id), CmQp(), started++});
+	};
+	const auto setup_shared = [&](ibv_context &verbs) {
+		pd.reset(ibv_alloc_pd(&verbs));
+		if (!pd)
+			throw_errno("ibv_alloc_pd", errno);
+		cq.reset(ibv_create_cq(&verbs, 4 * kWindow, nullptr, nullptr, 0));
+		if (!cq)
+			throw_errno("ibv_create_cq", errno);
+		open_msg = Region(*pd, sizeof(rdmablk_cmd) + sizeof(rdmablk_open_req), 0);
+		const Cmd cmd = {
+			.opcode = RDMABLK_OP_OPEN,
+			.flags = RDMABLK_CMD_INLINE,
+			.tag = 0,
+			.length = sizeof(rdmablk_open_req),
+			.offset = 0,
+			.addr = 0,
+			.rkey = 0,
+		};
+		const rdmablk_cmd wire = cmd.encode();
+		const rdmablk_open_req req = make_open_req(cfg.export_name);
+		std::memcpy(open_msg.bytes().data(), &wire, sizeof(wire));
+		std::memcpy(open_msg.bytes().data() + sizeof(wire), &req, sizeof(req));
+	};
+	const auto connect_one = [&](Conn &c) {
+		if (!pd)
+			setup_shared(*c.id->verbs);
+		ibv_qp_init_attr attr = {};
+		attr.send_cq = cq.get();
+		attr.recv_cq = cq.get();
+		attr.qp_type = IBV_QPT_RC;
+		attr.cap.max_send_wr = 1;
+		attr.cap.max_recv_wr = 1;
+		attr.cap.max_send_sge = 1;
+		attr.cap.max_recv_sge = 1;
+		c.qp = CmQp(*c.id, *pd, attr);
+		rdma_conn_param param = {};
+		param.private_data = pdata.data();
+		param.private_data_len = static_cast<std::uint8_t>(pdata.size());
+		param.responder_resources = 1;
+		param.flow_control = 1;
+		param.retry_count = 7;
+		param.rnr_retry_count = 7;
+		if (rdma_connect(c.id.get(), &param))
+			throw_errno("rdma_connect", errno);
+	};
+	const auto send_open = [&](Conn &c) {
+		ibv_sge sge = {
+			.addr = open_msg.addr(),
+			.length = static_cast<std::uint32_t>(open_msg.bytes().size()),
+			.lkey = open_msg.lkey(),
+		};
+		ibv_send_wr wr = {};
+		wr.sg_list = &sge;
+		wr.num_sge = 1;
+		wr.opcode = IBV_WR_SEND;
+		ibv_send_wr *bad = nullptr;
+		if (const int rc = ibv_post_send(&c.qp.get(), &wr, &bad))
+			throw_errno("ibv_post_send", rc);
+	};
+
+	while (finished < kConnects) {
+		while (conns.size() < kWindow && started < kConnects)
+			start();
+		if (cq) {
+			/* Nothing is signalled; only errors could land here. */
+			std::array<ibv_wc, 16> wcs;
+			while (ibv_poll_cq(cq.get(), static_cast<int>(wcs.size()), wcs.data()) > 0)
+				;
+		}
+
+		const auto ev = next_cm_event(*ch, Clock::now() + cfg.timeout);
+		if (!ev)
+			throw Failure{"every connect answered",
+				      "no rdma_cm event within " + seconds(cfg.timeout) + " with " +
+					      std::to_string(conns.size()) + " connects in flight, " +
+					      std::to_string(finished) + " done"};
+		const auto it = conns.find(ev->id);
+		if (it == conns.end())
+			continue;
+		Conn &c = it->second;
+		bool done = true;
+
+		switch (ev->type) {
+		case RDMA_CM_EVENT_ADDR_RESOLVED:
+			if (rdma_resolve_route(c.id.get(), ms))
+				throw_errno("rdma_resolve_route", errno);
+			done = false;
+			break;
+		case RDMA_CM_EVENT_ROUTE_RESOLVED:
+			connect_one(c);
+			/* Every fourth goes away before the target's answer. */
+			done = c.index % 4 == 0;
+			if (done)
+				abandoned++;
+			break;
+		case RDMA_CM_EVENT_ESTABLISHED:
+			established++;
+			if (c.index % 4 == 1)
+				rdma_disconnect(c.id.get());
+			else if (c.index % 4 == 3)
+				send_open(c);
+			break;
+		case RDMA_CM_EVENT_REJECTED:
+			if (const auto rej = decode_conn_rej(ev->pdata);
+			    rej && rej->reason == RDMABLK_REJ_RESOURCES)
+				refused++;
+			else
+				unexpected.push_back("connect " + std::to_string(c.index) + ": " +
+						     ConnectOutcome{*ev}.describe());
+			break;
+		default:
+			unexpected.push_back("connect " + std::to_string(c.index) + ": " +
+					     describe(*ev));
+			break;
+		}
+		if (done) {
+			conns.erase(it);
+			finished++;
+		}
+	}
+	const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() -
+										start_time);
+	if (!unexpected.empty())
+		throw Failure{"every connect accepted or refused with REJ_RESOURCES",
+			      std::to_string(unexpected.size()) + " other outcomes, the first " +
+				      unexpected.front()};
+
+	auto s = connect(cfg);
+	open_export(*s, cfg, cfg.export_name);
+	expect_read_ok(*s, cfg);
+	return std::to_string(kConnects) + " connects in " + seconds(took) + ": " +
+	       std::to_string(established) + " accepted, " + std::to_string(refused) +
+	       " refused for resources, " + std::to_string(abandoned) +
+	       " abandoned before the answer; then connect, OPEN and READ OK";
+}
+
+constexpr std::array kScenarios = {
+	Scenario{"conn-short-pdata", "connect private data cut inside the magic: REJ_INVALID",
+		 conn_short_pdata},
+	Scenario{"conn-bad-magic", "connect private data with a wrong magic: REJ_INVALID",
+		 conn_bad_magic},
+	Scenario{"conn-bad-version", "connect request for another version: REJ_VERSION",
+		 conn_bad_version},
+	Scenario{"conn-zero-depth", "connect request for queue depth 0: REJ_QUEUE_DEPTH",
+		 conn_zero_depth},
+	Scenario{"io-before-open", "I/O commands before OPEN: NOT_OPEN", io_before_open},
+	Scenario{"open-unknown-export", "OPEN of names no export has: NO_EXPORT",
+		 open_unknown_export},
+	Scenario{"open-unterminated-name", "OPEN whose name has no NUL: INVALID",
+		 open_unterminated_name},
+	Scenario{"open-twice", "OPEN on an opened connection: INVALID", open_twice},
+	Scenario{"open-malformed", "OPEN without INLINE or with a wrong payload size: INVALID",
+		 open_malformed},
+	Scenario{"unknown-opcode", "opcodes the protocol does not define: INVALID", unknown_opcode},
+	Scenario{"unknown-flags", "unknown flags, or flags the opcode does not take: INVALID",
+		 unknown_flags},
+	Scenario{"zero-length", "READ, WRITE, WRITE_ZEROES, DISCARD of 0 bytes: INVALID",
+		 zero_length},
+	Scenario{"misaligned", "offsets and lengths off the logical block size: INVALID",
+		 misaligned},
+	Scenario{"out-of-range", "ranges past the end or wrapping at 2^64: RANGE", out_of_range},
+	Scenario{"oversized-length", "transfers above max_io_size: INVALID", oversized_length},
+	Scenario{"inline-mismatch", "INLINE flag and payload disagree: INVALID", inline_mismatch},
+	Scenario{"write-read-only", "writes to a read-only export: READ_ONLY", write_read_only},
+	Scenario{"bogus-rkey", "WRITE and READ with a random rkey: disconnect", bogus_rkey},
+	Scenario{"credit-overrun", "credits + 8 commands, responses not taken: disconnect",
+		 credit_overrun},
+	Scenario{"short-command", "a 10-byte SEND: disconnect", short_command},
+	Scenario{"oversized-send", "a SEND larger than command and inline payload: disconnect",
+		 oversized_send},
+	Scenario{"keepalive-silent",
+		 "keep-alive interval 1 ms, then silence: disconnect after seconds, not at once",
+		 keepalive_silent},
+	Scenario{"connect-flood", "200 connects torn down at every stage; then I/O still works",
+		 connect_flood},
+};
+
+} // namespace
+
+std::span<const Scenario> scenarios()
+{
+	return kScenarios;
+}
+
+Verdict run_scenario(const Scenario &scenario, const Config &cfg)
+{
+	try {
+		return {Verdict::Kind::Pass, scenario.run(cfg)};
+	} catch (const Failure &f) {
+		return {Verdict::Kind::Fail, "expected " + f.expected + ", observed " + f.observed};
+	} catch (const Skipped &s) {
+		return {Verdict::Kind::Skip, s.reason};
+	} catch (const std::exception &e) {
+		return {Verdict::Kind::Fail,
+			"expected the scenario to run, observed a local error: " +
+				std::string(e.what())};
+	}
+}
+
+} // namespace rdmablk::hostile
