@@ -39,6 +39,8 @@
 
 /* Most commands one connection may have outstanding. */
 #define RDMABLK_TARGET_MAX_QD	256
+/* A connection that has not opened an export by then is dropped. */
+#define RDMABLK_OPEN_TIMEOUT	(15 * HZ)
 
 enum {
 	RDMABLK_TCONN_CLOSING,
@@ -131,6 +133,8 @@ struct rdmablk_treq {
  * @release_work: teardown
  * @last_rx: jiffies of the last command received
  * @ka_work: drops the connection when the initiator fell silent
+ * @open_work: drops the connection when no export was opened in time
+ *	(abandoned connects, idle hostile peers)
  */
 struct rdmablk_tconn {
 	struct list_head node;
@@ -159,6 +163,7 @@ struct rdmablk_tconn {
 	struct work_struct release_work;
 	unsigned long last_rx;
 	struct delayed_work ka_work;
+	struct delayed_work open_work;
 };
 
 static LIST_HEAD(rdmablk_tconns);
@@ -542,7 +547,7 @@ static u16 rdmablk_tconn_open(struct rdmablk_tconn *conn,
 		rdmablk_export_put(exp);
 		return RDMABLK_S_NO_EXPORT;
 	}
-	conn->exp = exp;
+	WRITE_ONCE(conn->exp, exp);
 
 	memcpy(info.uuid, exp->uuid, sizeof(info.uuid));
 	info.size = exp->params.size;
@@ -834,6 +839,19 @@ static void rdmablk_tconn_ka_work(struct work_struct *work)
 	queue_delayed_work(rdmablk_wq, &conn->ka_work, kato);
 }
 
+static void rdmablk_tconn_open_work(struct work_struct *work)
+{
+	struct rdmablk_tconn *conn = container_of(to_delayed_work(work),
+						  struct rdmablk_tconn, open_work);
+
+	/* Written by OPEN in completion context; a stale NULL only delays. */
+	if (!READ_ONCE(conn->exp)) {
+		tconn_err_ratelimited(conn, "no export opened within %u s; dropping the connection\n",
+				      RDMABLK_OPEN_TIMEOUT / HZ);
+		rdmablk_tconn_close(conn);
+	}
+}
+
 static void rdmablk_tconn_release(struct work_struct *work)
 {
 	struct rdmablk_tconn *conn = container_of(work, struct rdmablk_tconn,
@@ -841,6 +859,7 @@ static void rdmablk_tconn_release(struct work_struct *work)
 	struct rdmablk_export *exp = conn->exp;
 
 	cancel_delayed_work_sync(&conn->ka_work);
+	cancel_delayed_work_sync(&conn->open_work);
 	rdma_disconnect(conn->cm_id);
 	ib_drain_qp(conn->qp);
 	/* A bio still in flight answers into the drained QP, then frees. */
@@ -910,6 +929,7 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	init_waitqueue_head(&conn->wq);
 	INIT_WORK(&conn->release_work, rdmablk_tconn_release);
 	INIT_DELAYED_WORK(&conn->ka_work, rdmablk_tconn_ka_work);
+	INIT_DELAYED_WORK(&conn->open_work, rdmablk_tconn_open_work);
 
 	conn->params = req;
 	/* A hostile interval must not turn the timer into a busy loop. */
@@ -945,6 +965,7 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 
 	cm_id->context = conn;
 	conn->last_rx = jiffies;
+	queue_delayed_work(rdmablk_wq, &conn->open_work, RDMABLK_OPEN_TIMEOUT);
 	if (conn->params.keepalive_ms)
 		queue_delayed_work(rdmablk_wq, &conn->ka_work,
 				   msecs_to_jiffies(conn->params.keepalive_ms));
