@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The rdmablkd control protocol (docs/control-socket.md): one JSON object
+ * per line over a UNIX stream socket, a request from the client and a
+ * response from the daemon.
+ */
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace rdmablk::ctl {
+
+/* Where rdmablkd listens unless RDMABLK_SOCKET says otherwise. */
+inline constexpr const char *socket_path = "/run/rdmablk/rdmablkd.sock";
+
+/* $RDMABLK_SOCKET when set and not empty, else socket_path. */
+std::string default_socket_path();
+
+/* Values of error.code. */
+namespace code {
+inline constexpr const char *invalid_argument = "invalid-argument";
+inline constexpr const char *not_found = "not-found";
+inline constexpr const char *exists = "exists";
+inline constexpr const char *permission_denied = "permission-denied";
+inline constexpr const char *unreachable = "unreachable";
+inline constexpr const char *busy = "busy";
+inline constexpr const char *kernel = "kernel";
+inline constexpr const char *internal = "internal";
+} // namespace code
+
+struct Request {
+	std::string cmd;
+	nlohmann::json args = nlohmann::json::object();
+};
+
+struct ErrorInfo {
+	std::string code;
+	std::string message;
+	std::string hint;          /* empty: none */
+	std::optional<int> errnum; /* "errno": present when the kernel refused */
+};
+
+struct Response {
+	bool ok = false;
+	nlohmann::json result = nlohmann::json::object();
+	std::optional<ErrorInfo> error; /* set when !ok */
+};
+
+/* A message that does not follow the protocol. */
+class ProtocolError : public std::runtime_error {
+public:
+	using runtime_error::runtime_error;
+};
+
+nlohmann::json to_json(const Request &request);
+/* Throws ProtocolError naming the field that is missing or of the wrong type. */
+Request request_from_json(const nlohmann::json &json);
+
+nlohmann::json to_json(const Response &response);
+/* Throws ProtocolError naming the field that is missing or of the wrong type. */
+Response response_from_json(const nlohmann::json &json);
+
+/* A success carrying @result ({} when null). */
+Response ok(nlohmann::json result);
+Response fail(std::string code, std::string message, std::string hint = {},
+	      std::optional<int> errnum = {});
+
+/* @json as one protocol line: compact, '\n'-terminated, invalid UTF-8 replaced. */
+std::string to_line(const nlohmann::json &json);
+
+/* One received line (without its '\n') parsed; throws ProtocolError. */
+Request parse_request_line(std::string_view line);
+Response parse_response_line(std::string_view line);
+
+} // namespace rdmablk::ctl

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Checking command-line arguments before anything is sent to rdmablkd. Each
+ * function throws std::invalid_argument with a message that quotes the bad
+ * text and says what is wrong.
+ */
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace rdmablk::rdmablkctl {
+
+/* "ADDR[:PORT]" as {"address", "port"}, the port defaulting to 7471. */
+nlohmann::json endpoint_args(std::string_view text);
+
+/* An export name: 1 to 63 of [A-Za-z0-9._:-]. */
+std::string export_name(std::string_view text);
+
+/* A block device path, made absolute against the current directory. */
+std::string export_path(std::string_view text);
+
+/* A UUID (--allow host id, --uuid) in canonical lowercase form. */
+std::string uuid_arg(std::string_view text);
+
+/* "N", "rdmablkN" or "/dev/rdmablkN" as "/dev/rdmablkN". */
+std::string device_path(std::string_view text);
+
+/*
+ * The decimal integer @text given to @option, within [@min, @max]; -1 is
+ * also accepted when @off_allowed.
+ */
+long long integer_arg(std::string_view option, std::string_view text, long long min, long long max,
+		      bool off_allowed = false);
+
+} // namespace rdmablk::rdmablkctl

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The command line: argv to the request rdmablkd is sent, checked before
+ * any connection is made.
+ */
+#pragma once
+
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "outcome.hpp"
+
+namespace rdmablk::rdmablkctl {
+
+/*
+ * @args (without the program name) as an Invocation, or the Outcome to end
+ * with at once: --help (exit 0) or a usage error (exit 2). @default_socket
+ * is the socket used unless --socket says otherwise.
+ */
+std::variant<Invocation, Outcome> parse_args(const std::vector<std::string> &args,
+					     const std::string &default_socket);
+
+} // namespace rdmablk::rdmablkctl

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "format.hpp"
+
+#include <vector>
+
+#include "text.hpp"
+
+namespace rdmablk::rdmablkctl {
+
+using nlohmann::json;
+
+namespace {
+
+std::string last_error_suffix(const json &device)
+{
+	const auto error = text_field(device, "last_error");
+	return error && !error->empty() ? ", last error: " + *error : "";
+}
+
+std::string size_text(const json &device)
+{
+	const auto size = int_field(device, "size");
+	if (!size || *size < 0 || !text_field(device, "device"))
+		return "-";
+	return human_size(static_cast<std::uint64_t>(*size));
+}
+
+std::string or_dash(const std::optional<std::string> &text)
+{
+	return text ? *text : "-";
+}
+
+std::string join(const std::vector<std::string> &parts, const char *separator)
+{
+	std::string out;
+	for (const std::string &part : parts)
+		out += (out.empty() ? "" : separator) + part;
+	return out;
+}
+
+/* "uuid ...  queues 2 x 128  timeouts: ...", from whatever of it is known. */
+std::string settings_line(const json &device)
+{
+	std::vector<std::string> parts;
+	if (const auto uuid = text_field(device, "uuid"))
+		parts.push_back("uuid " + *uuid);
+
+	const auto queues = int_field(device, "queues");
+	const auto depth = int_field(device, "queue_depth");
+	if (queues && *queues > 0)
+		parts.push_back("queues " + std::to_string(*queues) +
+				(depth ? " x " + std::to_string(*depth) : ""));
+
+	std::vector<std::string> timeouts;
+	for (const auto &[key, label] : {std::pair{"reconnect_delay", "reconnect"},
+					 {"ctrl_loss_tmo", "ctrl-loss"},
+					 {"fast_io_fail_tmo", "fast-io-fail"},
+					 {"keepalive_tmo", "keep-alive"}})
+		if (const auto value = int_field(device, key))
+			timeouts.push_back(std::string(label) + " " + seconds_text(*value));
+	if (!timeouts.empty())
+		parts.push_back("timeouts: " + join(timeouts, ", "));
+
+	if (bool_field(device, "read_only"))
+		parts.push_back("read-only");
+	return join(parts, "  ");
+}
+
+std::string io_line(const json &io)
+{
+	const auto count = [&](const char *key) {
+		return std::to_string(int_field(io, key).value_or(0));
+	};
+	const auto bytes = [&](const char *key) {
+		return human_size(
+			static_cast<std::uint64_t>(std::max(0LL, int_field(io, key).value_or(0))));
+	};
+	return "io: " + count("reads") + " reads (" + bytes("read_bytes") + "), " +
+	       count("writes") + " writes (" + bytes("write_bytes") + ")";
+}
+
+std::string queue_line(const json &queue)
+{
+	return "queue " + or_dash(text_field(queue, "id")) + ": " +
+	       or_dash(text_field(queue, "state")) + ", " +
+	       std::to_string(int_field(queue, "commands").value_or(0)) + " commands, " +
+	       std::to_string(int_field(queue, "errors").value_or(0)) + " errors";
+}
+
+std::string status_block(const json &device)
+{
+	std::string out =
+		join({or_dash(text_field(device, "device")), target_text(device),
+		      or_dash(text_field(device, "export")), size_text(device), state_text(device)},
+		     "  ") +
+		'\n';
+	if (const std::string settings = settings_line(device); !settings.empty())
+		out += "  " + settings + '\n';
+	if (const auto it = device.find("io"); it != device.end() && it->is_object())
+		out += "  " + io_line(*it) + '\n';
+	if (const auto it = device.find("queues_detail"); it != device.end() && it->is_array())
+		for (const json &queue : *it)
+			out += "  " + queue_line(queue) + '\n';
+	return out;
+}
+
+const json &array_or_empty(const json &value)
+{
+	static const json empty = json::array();
+	return value.is_array() ? value : empty;
+}
+
+} // namespace
+
+std::string state_text(const json &device)
+{
+	const std::string state = or_dash(text_field(device, "state"));
+	if (state == "reconnecting") {
+		const long long max = int_field(device, "reconnect_max").value_or(0);
+		return "reconnecting: attempt " +
+		       std::to_string(int_field(device, "reconnect_attempt").value_or(0)) + " of " +
+		       (max > 0 ? std::to_string(max) : "unlimited") + ", next in " +
+		       std::to_string(ms_to_s(int_field(device, "next_attempt_ms").value_or(0))) +
+		       " s" + last_error_suffix(device);
+	}
+	if (state == "pending")
+		return "pending: retrying in " +
+		       std::to_string(ms_to_s(int_field(device, "retry_in_ms").value_or(0))) +
+		       " s" + last_error_suffix(device);
+	if (state == "dead")
+		return state + last_error_suffix(device);
+	return state;
+}
+
+std::string device_table(const json &devices)
+{
+	std::vector<std::vector<std::string>> rows;
+	for (const json &device : array_or_empty(devices))
+		rows.push_back({or_dash(text_field(device, "device")), target_text(device),
+				or_dash(text_field(device, "export")), size_text(device),
+				or_dash(text_field(device, "state")),
+				or_dash(text_field(device, "queues"))});
+	return table({"DEVICE", "TARGET", "EXPORT", "SIZE", "STATE", "QUEUES"}, rows);
+}
+
+std::string status_blocks(const json &devices)
+{
+	std::string out;
+	for (const json &device : array_or_empty(devices))
+		out += (out.empty() ? "" : "\n") + status_block(device);
+	return out;
+}
+
+} // namespace rdmablk::rdmablkctl

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What one rdmablkctl run asks for and how it ends.
+ */
+#pragma once
+
+#include <chrono>
+#include <string>
+
+#include "ctl/protocol.hpp"
+
+namespace rdmablk::rdmablkctl {
+
+/* Exit status, as the man page and --help document them. */
+enum ExitCode : int {
+	exit_ok = 0,
+	exit_failed = 1,      /* the daemon or the kernel said no */
+	exit_usage = 2,       /* bad arguments */
+	exit_unreachable = 3, /* cannot reach rdmablkd */
+	exit_not_found = 4,   /* error.code "not-found" */
+};
+
+enum class Output { text, json };
+
+inline constexpr std::chrono::seconds default_timeout{120};
+
+/* A parsed command line: the request to send and how to show its answer. */
+struct Invocation {
+	ctl::Request request;
+	Output output = Output::text;
+	std::string socket;
+	std::chrono::milliseconds timeout = default_timeout;
+};
+
+/* How the run ends: what goes to stdout, the one line for stderr, the status. */
+struct Outcome {
+	int exit_code = exit_ok;
+	std::string out;
+	std::string error; /* without the "rdmablkctl: " prefix or '\n'; empty: none */
+};
+
+} // namespace rdmablk::rdmablkctl

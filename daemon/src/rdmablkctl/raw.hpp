@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The command line's options and arguments as given, before they are checked.
+ */
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace rdmablk::rdmablkctl {
+
+/* Every option as given on the command line, checked once parsing is done. */
+struct Raw {
+	std::string output = "text";
+	std::string socket;
+	std::string timeout;
+
+	std::string endpoint;
+	std::string name;
+	std::string path;
+	std::string uuid;
+	bool read_only = false;
+	std::vector<std::string> allow;
+	std::string device;
+
+	std::string queues;
+	std::string queue_depth;
+	std::string reconnect_delay;
+	std::string ctrl_loss_tmo;
+	std::string fast_io_fail_tmo;
+	std::string keepalive_tmo;
+};
+
+} // namespace rdmablk::rdmablkctl

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "requests.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <linux/rdmablk.h>
+
+#include "args.hpp"
+
+namespace rdmablk::rdmablkctl {
+
+using nlohmann::json;
+
+namespace {
+
+/* The kernel's limit of keepalive_tmo (its attach policy). */
+constexpr long long max_keepalive_tmo = 3600;
+
+/* Add the optional attach setting @key when its option was given. */
+void set_integer(json &args, const char *key, const char *option, const std::string &text,
+		 long long min, long long max, bool off_allowed = false)
+{
+	if (!text.empty())
+		args[key] = integer_arg(option, text, min, max, off_allowed);
+}
+
+} // namespace
+
+std::function<ctl::Request(const Raw &)> without_args(const char *cmd)
+{
+	return [cmd](const Raw &) { return ctl::Request{cmd, json::object()}; };
+}
+
+ctl::Request listen_request(const Raw &raw)
+{
+	return {"listen", endpoint_args(raw.endpoint)};
+}
+
+ctl::Request unlisten_request(const Raw &raw)
+{
+	return {"unlisten", endpoint_args(raw.endpoint)};
+}
+
+ctl::Request export_del_request(const Raw &raw)
+{
+	return {"export_del", {{"name", export_name(raw.name)}}};
+}
+
+ctl::Request status_request(const Raw &raw)
+{
+	json args = json::object();
+	if (!raw.device.empty())
+		args["device"] = device_path(raw.device);
+	return {"status", std::move(args)};
+}
+
+ctl::Request attach_request(const Raw &raw)
+{
+	json args = endpoint_args(raw.endpoint);
+	args["export"] = export_name(raw.name);
+	set_integer(args, "queues", "--queues", raw.queues, 1, RDMABLK_MAX_QUEUES);
+	set_integer(args, "queue_depth", "--queue-depth", raw.queue_depth, 1,
+		    RDMABLK_MAX_QUEUE_DEPTH);
+	set_integer(args, "reconnect_delay", "--reconnect-delay", raw.reconnect_delay, 1,
+		    RDMABLK_MAX_TMO);
+	set_integer(args, "ctrl_loss_tmo", "--ctrl-loss-tmo", raw.ctrl_loss_tmo, 0, RDMABLK_MAX_TMO,
+		    true);
+	set_integer(args, "fast_io_fail_tmo", "--fast-io-fail-tmo", raw.fast_io_fail_tmo, 0,
+		    RDMABLK_MAX_TMO, true);
+	set_integer(args, "keepalive_tmo", "--keepalive-tmo", raw.keepalive_tmo, 1,
+		    max_keepalive_tmo);
+	return {"attach", std::move(args)};
+}
+
+ctl::Request export_add_request(const Raw &raw)
+{
+	json allow = json::array();
+	for (const std::string &host : raw.allow) {
+		std::string id = uuid_arg(host);
+		if (std::find(allow.begin(), allow.end(), id) == allow.end())
+			allow.push_back(std::move(id));
+	}
+	if (allow.size() > RDMABLK_MAX_ALLOWED_HOSTS)
+		throw std::invalid_argument("too many --allow hosts: at most " +
+					    std::to_string(RDMABLK_MAX_ALLOWED_HOSTS));
+
+	json args = {{"name", export_name(raw.name)},
+		     {"path", export_path(raw.path)},
+		     {"read_only", raw.read_only},
+		     {"allow", std::move(allow)}};
+	if (!raw.uuid.empty())
+		args["uuid"] = uuid_arg(raw.uuid);
+	return {"export_add", std::move(args)};
+}
+
+ctl::Request detach_request(const Raw &raw)
+{
+	if (raw.name.empty()) {
+		if (raw.device.find_first_of(".:") != std::string::npos)
+			throw std::invalid_argument("missing export NAME after the address \"" +
+						    raw.device + "\"; or give the DEVICE alone");
+		return {"detach", {{"device", device_path(raw.device)}}};
+	}
+	json args = endpoint_args(raw.device);
+	args["export"] = export_name(raw.name);
+	return {"detach", std::move(args)};
+}
+
+} // namespace rdmablk::rdmablkctl

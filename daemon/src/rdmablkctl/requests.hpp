@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The request of each command, built from the raw command line and checked;
+ * each throws std::invalid_argument naming what is wrong.
+ */
+#pragma once
+
+#include <functional>
+
+#include "ctl/protocol.hpp"
+#include "raw.hpp"
+
+namespace rdmablk::rdmablkctl {
+
+/* A builder of the request @cmd, which takes no arguments. */
+std::function<ctl::Request(const Raw &)> without_args(const char *cmd);
+
+ctl::Request listen_request(const Raw &raw);
+ctl::Request unlisten_request(const Raw &raw);
+ctl::Request export_del_request(const Raw &raw);
+ctl::Request status_request(const Raw &raw);
+ctl::Request attach_request(const Raw &raw);
+ctl::Request export_add_request(const Raw &raw);
+/* By DEVICE, or by ADDR[:PORT] NAME. */
+ctl::Request detach_request(const Raw &raw);
+
+} // namespace rdmablk::rdmablkctl

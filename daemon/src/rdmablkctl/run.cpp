@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "run.hpp"
+
+#include <optional>
+#include <system_error>
+
+#include "ctl/client.hpp"
+#include "render.hpp"
+
+namespace rdmablk::rdmablkctl {
+
+Outcome run(const Invocation &invocation)
+{
+	std::optional<ctl::Client> client;
+	try {
+		client.emplace(ctl::Client::connect(invocation.socket));
+	} catch (const std::system_error &e) {
+		return cannot_reach(invocation.socket, e.code());
+	}
+
+	try {
+		return render(invocation, client->call(invocation.request, invocation.timeout));
+	} catch (const std::system_error &e) {
+		return no_answer(invocation, e.code());
+	} catch (const ctl::ProtocolError &e) {
+		return bad_answer(e.what());
+	}
+}
+
+} // namespace rdmablk::rdmablkctl

@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "cli.hpp"
+
+namespace rdmablk::rdmablkctl {
+namespace {
+
+using nlohmann::json;
+using namespace std::chrono_literals;
+
+constexpr const char *socket = "/run/test.sock";
+
+Invocation parse_ok(const std::vector<std::string> &args)
+{
+	auto parsed = parse_args(args, socket);
+	if (const auto *outcome = std::get_if<Outcome>(&parsed)) {
+		ADD_FAILURE() << "exit " << outcome->exit_code << ": " << outcome->error;
+		return {};
+	}
+	return std::get<Invocation>(parsed);
+}
+
+/* The usage error @args get; exit code 2 checked. */
+std::string usage_error(const std::vector<std::string> &args)
+{
+	auto parsed = parse_args(args, socket);
+	const auto *outcome = std::get_if<Outcome>(&parsed);
+	if (!outcome) {
+		ADD_FAILURE() << "parsed: " << ctl::to_json(std::get<Invocation>(parsed).request);
+		return {};
+	}
+	EXPECT_EQ(outcome->exit_code, exit_usage);
+	EXPECT_EQ(outcome->out, "");
+	EXPECT_EQ(outcome->error.find('\n'), std::string::npos);
+	return outcome->error;
+}
+
+void expect_request(const std::vector<std::string> &args, const char *cmd, const json &request_args)
+{
+	const Invocation invocation = parse_ok(args);
+	EXPECT_EQ(invocation.request.cmd, cmd);
+	EXPECT_EQ(invocation.request.args, request_args) << invocation.request.args.dump();
+}
+
+TEST(Cli, Defaults)
+{
+	const Invocation invocation = parse_ok({"list"});
+	EXPECT_EQ(invocation.output, Output::text);
+	EXPECT_EQ(invocation.socket, socket);
+	EXPECT_EQ(invocation.timeout, 120s);
+}
+
+TEST(Cli, CommonOptionsBeforeOrAfterTheCommand)
+{
+	for (const auto &args : std::vector<std::vector<std::string>>{
+		     {"-o", "json", "--socket", "/tmp/s", "--timeout", "5", "list"},
+		     {"list", "-o", "json", "--socket", "/tmp/s", "--timeout", "5"},
+		     {"export", "list", "--output=json", "--socket=/tmp/s", "--timeout=5"}}) {
+		const Invocation invocation = parse_ok(args);
+		EXPECT_EQ(invocation.output, Output::json);
+		EXPECT_EQ(invocation.socket, "/tmp/s");
+		EXPECT_EQ(invocation.timeout, 5s);
+	}
+}
+
+TEST(Cli, BadCommonOptions)
+{
+	EXPECT_EQ(usage_error({"list", "-o", "yaml"}),
+		  "--output: yaml not in {text,json}; see 'rdmablkctl list --help'");
+	EXPECT_EQ(usage_error({"list", "--timeout", "0"}),
+		  "invalid --timeout \"0\": expected an integer from 1 to 86400");
+	EXPECT_EQ(usage_error({"list", "--timeout", "soon"}),
+		  "invalid --timeout \"soon\": expected an integer from 1 to 86400");
+}
+
+TEST(Cli, CommandRequired)
+{
+	EXPECT_EQ(usage_error({}), "a subcommand is required; see 'rdmablkctl --help'");
+	EXPECT_EQ(usage_error({"export"}),
+		  "a subcommand is required; see 'rdmablkctl export --help'");
+	EXPECT_EQ(usage_error({"frobnicate"}),
+		  "unknown command \"frobnicate\"; see 'rdmablkctl --help'");
+	EXPECT_EQ(usage_error({"export", "frob"}),
+		  "unknown command \"frob\"; see 'rdmablkctl export --help'");
+	EXPECT_EQ(usage_error({"list", "hostid"}),
+		  "the following argument was not expected: hostid; see 'rdmablkctl list --help'");
+	EXPECT_EQ(usage_error({"list", "--bogus"}),
+		  "the following argument was not expected: --bogus; see 'rdmablkctl list --help'");
+}
+
+TEST(Cli, Listen)
+{
+	expect_request({"listen", "192.0.2.1"}, "listen",
+		       {{"address", "192.0.2.1"}, {"port", 7471}});
+	expect_request({"listen", "[2001:db8::1]:4791"}, "listen",
+		       {{"address", "2001:db8::1"}, {"port", 4791}});
+	EXPECT_EQ(usage_error({"listen"}),
+		  "ADDR[:PORT] is required; see 'rdmablkctl listen --help'");
+	EXPECT_EQ(usage_error({"listen", "192.0.2.1:70000"}),
+		  "invalid address \"192.0.2.1:70000\": port must be 1 to 65535");
+	EXPECT_EQ(usage_error({"listen", "[192.0.2.1]"}),
+		  "invalid address \"[192.0.2.1]\": brackets are for IPv6 addresses only");
+}
+
+TEST(Cli, Unlisten)
+{
+	expect_request({"unlisten", "192.0.2.1:7000"}, "unlisten",
+		       {{"address", "192.0.2.1"}, {"port", 7000}});
+	EXPECT_EQ(usage_error({"unlisten", "host.example"}),
+		  "invalid address \"host.example\": not an IPv4 or IPv6 address");
+}
+
+TEST(Cli, ExportAdd)
+{
+	expect_request({"export", "add", "db0", "/dev/nullb0"}, "export_add",
+		       {{"name", "db0"},
+			{"path", "/dev/nullb0"},
+			{"read_only", false},
+			{"allow", json::array()}});
+	expect_request(
+		{"export", "add", "db0", "/dev/nullb0", "--read-only", "--allow",
+		 "6B1A0C2E-0000-4000-8000-000000000001", "--allow",
+		 "6b1a0c2e-0000-4000-8000-000000000002", "--allow",
+		 "6b1a0c2e-0000-4000-8000-000000000001", "--uuid",
+		 "0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0"},
+		"export_add",
+		{{"name", "db0"},
+		 {"path", "/dev/nullb0"},
+		 {"read_only", true},
+		 {"allow",
+		  {"6b1a0c2e-0000-4000-8000-000000000001", "6b1a0c2e-0000-4000-8000-000000000002"}},
+		 {"uuid", "0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0"}});
+	EXPECT_EQ(usage_error({"export", "add", "db0"}),
+		  "PATH is required; see 'rdmablkctl export add --help'");
+	EXPECT_EQ(usage_error({"export", "add", "db/0", "/dev/nullb0"}),
+		  "invalid export name \"db/0\": only letters, digits and . _ : - are allowed");
+	EXPECT_EQ(usage_error({"export", "add", "db0", "/dev/nullb0", "--allow", "me"}),
+		  "invalid UUID \"me\": expected xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx (36 "
+		  "characters), "
+		  "got 2 characters");
+	EXPECT_EQ(usage_error({"export", "add", "db0", "/dev/nullb0", "--uuid", "x"}),
+		  "invalid UUID \"x\": expected xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx (36 characters), "
+		  "got 1 characters");
+	std::vector<std::string> many = {"export", "add", "db0", "/dev/nullb0"};
+	for (int i = 0; i <= 64; i++) {
+		char id[37];
+		std::snprintf(id, sizeof(id), "6b1a0c2e-0000-4000-8000-%012d", i);
+		many.insert(many.end(), {"--allow", id});
+	}
+	EXPECT_EQ(usage_error(many), "too many --allow hosts: at most 64");
+	EXPECT_EQ(usage_error({"export", "add", "db0", "/dev/nullb0", "--allow"}),
+		  "--allow: 1 required HOSTID missing; see 'rdmablkctl export add --help'");
+}
+
+TEST(Cli, ExportDelAndList)
+{
+	expect_request({"export", "del", "db0"}, "export_del", {{"name", "db0"}});
+	expect_request({"export", "list"}, "export_list", json::object());
+	EXPECT_EQ(usage_error({"export", "del"}),
+		  "NAME is required; see 'rdmablkctl export del --help'");
+	EXPECT_EQ(usage_error({"export", "del", ""}), "empty export name");
+	EXPECT_EQ(usage_error({"export", "list", "db0"}),
+		  "the following argument was not expected: db0; see 'rdmablkctl export list "
+		  "--help'");
+}
+
+TEST(Cli, Attach)
+{
+	expect_request({"attach", "192.0.2.1", "db0"}, "attach",
+		       {{"address", "192.0.2.1"}, {"port", 7471}, {"export", "db0"}});
+	expect_request({"attach", "192.0.2.1:7000", "db0", "--queues", "4", "--queue-depth", "256",
+			"--reconnect-delay", "2", "--ctrl-loss-tmo", "-1", "--fast-io-fail-tmo",
+			"30", "--keepalive-tmo", "3"},
+		       "attach",
+		       {{"address", "192.0.2.1"},
+			{"port", 7000},
+			{"export", "db0"},
+			{"queues", 4},
+			{"queue_depth", 256},
+			{"reconnect_delay", 2},
+			{"ctrl_loss_tmo", -1},
+			{"fast_io_fail_tmo", 30},
+			{"keepalive_tmo", 3}});
+	expect_request({"attach", "192.0.2.1", "db0", "--fast-io-fail-tmo=-1", "--ctrl-loss-tmo=0"},
+		       "attach",
+		       {{"address", "192.0.2.1"},
+			{"port", 7471},
+			{"export", "db0"},
+			{"ctrl_loss_tmo", 0},
+			{"fast_io_fail_tmo", -1}});
+}
+
+TEST(Cli, AttachBadArguments)
+{
+	EXPECT_EQ(usage_error({"attach", "192.0.2.1"}),
+		  "NAME is required; see 'rdmablkctl attach --help'");
+	EXPECT_EQ(usage_error({"attach", "db0", "192.0.2.1"}),
+		  "invalid address \"db0\": not an IPv4 or IPv6 address");
+	EXPECT_EQ(usage_error({"attach", "192.0.2.1", "db0", "--queues", "0"}),
+		  "invalid --queues \"0\": expected an integer from 1 to 64");
+	EXPECT_EQ(usage_error({"attach", "192.0.2.1", "db0", "--queues", "65"}),
+		  "invalid --queues \"65\": expected an integer from 1 to 64");
+	EXPECT_EQ(usage_error({"attach", "192.0.2.1", "db0", "--queue-depth", "many"}),
+		  "invalid --queue-depth \"many\": expected an integer from 1 to 1024");
+	EXPECT_EQ(usage_error({"attach", "192.0.2.1", "db0", "--reconnect-delay=-1"}),
+		  "invalid --reconnect-delay \"-1\": expected an integer from 1 to 604800");
+	EXPECT_EQ(
+		usage_error({"attach", "192.0.2.1", "db0", "--ctrl-loss-tmo=-2"}),
+		"invalid --ctrl-loss-tmo \"-2\": expected -1 (off) or an integer from 0 to 604800");
+	EXPECT_EQ(usage_error({"attach", "192.0.2.1", "db0", "--fast-io-fail-tmo", "604801"}),
+		  "invalid --fast-io-fail-tmo \"604801\": expected -1 (off) or an integer from 0 "
+		  "to 604800");
+	EXPECT_EQ(usage_error({"attach", "192.0.2.1", "db0", "--keepalive-tmo", "0"}),
+		  "invalid --keepalive-tmo \"0\": expected an integer from 1 to 3600");
+}
+
+TEST(Cli, Detach)
+{
+	expect_request({"detach", "/dev/rdmablk0"}, "detach", {{"device", "/dev/rdmablk0"}});
+	expect_request({"detach", "rdmablk3"}, "detach", {{"device", "/dev/rdmablk3"}});
+	expect_request({"detach", "7"}, "detach", {{"device", "/dev/rdmablk7"}});
+	expect_request({"detach", "192.0.2.1", "db0"}, "detach",
+		       {{"address", "192.0.2.1"}, {"port", 7471}, {"export", "db0"}});
+	expect_request({"detach", "[2001:db8::1]:7000", "db0"}, "detach",
+		       {{"address", "2001:db8::1"}, {"port", 7000}, {"export", "db0"}});
+	EXPECT_EQ(usage_error({"detach"}),
+		  "DEVICE|ADDR[:PORT] is required; see 'rdmablkctl detach --help'");
+	EXPECT_EQ(usage_error({"detach", "sda"}),
+		  "invalid device \"sda\": expected N, rdmablkN or /dev/rdmablkN");
+	EXPECT_EQ(usage_error({"detach", "192.0.2.1"}),
+		  "missing export NAME after the address \"192.0.2.1\"; or give the DEVICE alone");
+	EXPECT_EQ(usage_error({"detach", "rdmablk0", "db0"}),
+		  "invalid address \"rdmablk0\": not an IPv4 or IPv6 address");
+	EXPECT_EQ(usage_error({"detach", "192.0.2.1", "db0", "x"}),
+		  "the following argument was not expected: x; see 'rdmablkctl detach --help'");
+}
+
+TEST(Cli, ListStatusHostid)
+{
+	expect_request({"list"}, "list", json::object());
+	expect_request({"status"}, "status", json::object());
+	expect_request({"status", "rdmablk2"}, "status", {{"device", "/dev/rdmablk2"}});
+	expect_request({"hostid"}, "hostid", json::object());
+	EXPECT_EQ(usage_error({"status", "nvme0n1"}),
+		  "invalid device \"nvme0n1\": expected N, rdmablkN or /dev/rdmablkN");
+	EXPECT_EQ(usage_error({"hostid", "x"}),
+		  "the following argument was not expected: x; see 'rdmablkctl hostid --help'");
+}
+
+TEST(Cli, HelpForEveryCommand)
+{
+	for (const auto &args : std::vector<std::vector<std::string>>{{"--help"},
+								      {"-h"},
+								      {"listen", "--help"},
+								      {"unlisten", "-h"},
+								      {"export", "--help"},
+								      {"export", "add", "--help"},
+								      {"export", "del", "--help"},
+								      {"export", "list", "--help"},
+								      {"attach", "--help"},
+								      {"detach", "--help"},
+								      {"list", "--help"},
+								      {"status", "--help"},
+								      {"hostid", "--help"}}) {
+		auto parsed = parse_args(args, socket);
+		const auto *outcome = std::get_if<Outcome>(&parsed);
+		ASSERT_TRUE(outcome) << args.front();
+		EXPECT_EQ(outcome->exit_code, exit_ok);
+		EXPECT_EQ(outcome->error, "");
+		EXPECT_NE(outcome->out.find("Usage: rdmablkctl"), std::string::npos)
+			<< outcome->out;
+		EXPECT_NE(outcome->out.find("--output"), std::string::npos) << outcome->out;
+		EXPECT_NE(outcome->out.find("3 cannot reach rdmablkd; 4 not found"),
+			  std::string::npos);
+	}
+}
+
+TEST(Cli, HelpIsTheCommandsOwn)
+{
+	auto parsed = parse_args({"attach", "--help"}, socket);
+	const std::string &help = std::get<Outcome>(parsed).out;
+	EXPECT_NE(help.find("Usage: rdmablkctl attach [OPTIONS] ADDR[:PORT] NAME"),
+		  std::string::npos)
+		<< help;
+	EXPECT_NE(help.find("--ctrl-loss-tmo SEC"), std::string::npos);
+}
+
+} // namespace
+} // namespace rdmablk::rdmablkctl

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <gtest/gtest.h>
+
+#include "format.hpp"
+#include "samples.hpp"
+
+namespace rdmablk::rdmablkctl {
+namespace {
+
+using nlohmann::json;
+
+TEST(Format, ListTable)
+{
+	const json result = {{"devices",
+			      {samples::live_device(), samples::reconnecting_device(),
+			       samples::pending_device()}}};
+	EXPECT_EQ(format_text("list", result),
+		  "DEVICE         TARGET              EXPORT   SIZE    STATE         QUEUES\n"
+		  "/dev/rdmablk0  192.0.2.1:7471      db0      256.0M  live          2\n"
+		  "/dev/rdmablk1  [2001:db8::7]:7471  logs     1.0G    reconnecting  2\n"
+		  "-              192.0.2.9:7471      scratch  -       pending       4\n");
+}
+
+TEST(Format, EmptyListIsTheHeader)
+{
+	EXPECT_EQ(format_text("list", {{"devices", json::array()}}),
+		  "DEVICE  TARGET  EXPORT  SIZE  STATE  QUEUES\n");
+	EXPECT_EQ(format_text("list", json::object()),
+		  "DEVICE  TARGET  EXPORT  SIZE  STATE  QUEUES\n");
+}
+
+TEST(Format, StatusOfLiveDevice)
+{
+	const json result = {{"devices", {samples::with_status(samples::live_device(), 900)}}};
+	EXPECT_EQ(
+		format_text("status", result),
+		"/dev/rdmablk0  192.0.2.1:7471  db0  256.0M  live\n"
+		"  uuid 6b1a0c2e-0000-4000-8000-000000000001  queues 2 x 128  timeouts: reconnect "
+		"10 s, ctrl-loss 600 s, fast-io-fail off, keep-alive 5 s\n"
+		"  io: 1234 reads (4.8M), 567 writes (2.2M)\n"
+		"  queue 0: live, 900 commands, 0 errors\n"
+		"  queue 1: live, 901 commands, 0 errors\n");
+}
+
+TEST(Format, StatusOfReconnectingAndPendingDevices)
+{
+	json reconnecting = samples::with_status(samples::reconnecting_device(), 10);
+	reconnecting["queues_detail"][1]["state"] = "down";
+	reconnecting["queues_detail"][1]["errors"] = 3;
+	const json result = {{"devices", {reconnecting, samples::pending_device()}}};
+	EXPECT_EQ(
+		format_text("status", result),
+		"/dev/rdmablk1  [2001:db8::7]:7471  logs  1.0G  reconnecting: attempt 3 of 60, "
+		"next in 10 s, last error: keep-alive timeout\n"
+		"  uuid 6b1a0c2e-0000-4000-8000-000000000001  queues 2 x 128  timeouts: reconnect "
+		"10 s, ctrl-loss 600 s, fast-io-fail off, keep-alive 5 s  read-only\n"
+		"  io: 1234 reads (4.8M), 567 writes (2.2M)\n"
+		"  queue 0: live, 10 commands, 0 errors\n"
+		"  queue 1: down, 11 commands, 3 errors\n"
+		"\n"
+		"-  192.0.2.9:7471  scratch  -  pending: retrying in 5 s, last error: connection "
+		"refused\n"
+		"  queues 4  timeouts: ctrl-loss off\n");
+}
+
+TEST(Format, StateTexts)
+{
+	json device = samples::reconnecting_device();
+	device["reconnect_max"] = 0;
+	EXPECT_EQ(state_text(device), "reconnecting: attempt 3 of unlimited, next in 10 s, last "
+				      "error: keep-alive timeout");
+	device.erase("last_error");
+	EXPECT_EQ(state_text(device), "reconnecting: attempt 3 of unlimited, next in 10 s");
+	EXPECT_EQ(state_text({{"state", "dead"}, {"last_error", "ctrl_loss_tmo expired"}}),
+		  "dead, last error: ctrl_loss_tmo expired");
+	EXPECT_EQ(state_text({{"state", "pending"}, {"retry_in_ms", 0}}),
+		  "pending: retrying in 0 s");
+	EXPECT_EQ(state_text({{"state", "deleting"}}), "deleting");
+	EXPECT_EQ(state_text(json::object()), "-");
+}
+
+TEST(Format, StatusWithNoDevicesIsEmpty)
+{
+	EXPECT_EQ(format_text("status", {{"devices", json::array()}}), "");
+}
+
+TEST(Format, ExportList)
+{
+	json ro = samples::db0_export();
+	ro.update(
+		{{"name", "logs"},
+		 {"path", "/srv/logs.img"},
+		 {"read_only", true},
+		 {"allow",
+		  {"6b1a0c2e-0000-4000-8000-000000000002", "6b1a0c2e-0000-4000-8000-000000000003"}},
+		 {"size", 1536},
+		 {"connections", 0}});
+	EXPECT_EQ(format_text("export_list", {{"exports", {samples::db0_export(), ro}}}),
+		  "NAME  PATH           SIZE    MODE  ALLOW" + std::string(70, ' ') +
+			  "CONNECTIONS\n"
+			  "db0   /dev/vg0/db0   256.0M  rw    any" +
+			  std::string(72, ' ') +
+			  "2\n"
+			  "logs  /srv/logs.img  1.5K    ro    "
+			  "6b1a0c2e-0000-4000-8000-000000000002,6b1a0c2e-"
+			  "0000-4000-8000-000000000003  0\n");
+}
+
+TEST(Format, PendingExportHasNoSize)
+{
+	json pending = samples::db0_export();
+	pending.update({{"state", "pending"},
+			{"size", 0},
+			{"connections", 0},
+			{"retry_in_ms", 3000},
+			{"last_error", "no such device"}});
+	EXPECT_EQ(format_text("export_list", {{"exports", {pending}}}),
+		  "NAME  PATH          SIZE  MODE  ALLOW  CONNECTIONS\n"
+		  "db0   /dev/vg0/db0  -     rw    any    0\n");
+}
+
+TEST(Format, StatusWithoutIoCounters)
+{
+	json device = samples::with_status(samples::live_device(), 0);
+	device["io"] = nullptr;
+	device["last_error"] = nullptr;
+	const std::string text = format_text("status", {{"devices", {device}}});
+	EXPECT_EQ(text.find("io:"), std::string::npos) << text;
+	EXPECT_NE(text.find("  queue 1: live, 1 commands, 0 errors\n"), std::string::npos) << text;
+}
+
+TEST(Format, ExportAddShowsTheExport)
+{
+	EXPECT_EQ(format_text("export_add", samples::db0_export()),
+		  "NAME  PATH          SIZE    MODE  ALLOW  CONNECTIONS\n"
+		  "db0   /dev/vg0/db0  256.0M  rw    any    2\n");
+}
+
+TEST(Format, OneLiners)
+{
+	EXPECT_EQ(format_text("attach", samples::live_device()), "/dev/rdmablk0\n");
+	EXPECT_EQ(format_text("listen",
+			      {{"address", "192.0.2.1"}, {"port", 7471}, {"state", "listening"}}),
+		  "192.0.2.1:7471 listening\n");
+	EXPECT_EQ(format_text("hostid", {{"hostid", "6b1a0c2e-0000-4000-8000-000000000001"}}),
+		  "6b1a0c2e-0000-4000-8000-000000000001\n");
+	for (const char *cmd : {"unlisten", "export_del", "detach"})
+		EXPECT_EQ(format_text(cmd, json::object()), "") << cmd;
+}
+
+TEST(Format, JsonIsTheResultPretty)
+{
+	const json result = {{"devices", {samples::pending_device()}}};
+	const std::string text = format_json(result);
+	EXPECT_EQ(json::parse(text), result);
+	EXPECT_EQ(text.back(), '\n');
+	EXPECT_NE(text.find("\n  \"devices\": [\n"), std::string::npos) << text;
+	EXPECT_EQ(format_json(json::object()), "{}\n");
+}
+
+TEST(Format, JsonKeepsDocumentedFieldNames)
+{
+	const json status = samples::with_status(samples::live_device(), 1);
+	const json back = json::parse(format_json({{"devices", {status}}}))["devices"][0];
+	for (const char *key : {"device",
+				"index",
+				"address",
+				"port",
+				"export",
+				"uuid",
+				"size",
+				"logical_block_size",
+				"physical_block_size",
+				"read_only",
+				"queues",
+				"queue_depth",
+				"state",
+				"reconnect_delay",
+				"ctrl_loss_tmo",
+				"fast_io_fail_tmo",
+				"keepalive_tmo",
+				"reconnect_attempt",
+				"reconnect_max",
+				"next_attempt_ms",
+				"last_error",
+				"io",
+				"queues_detail"})
+		EXPECT_TRUE(back.contains(key)) << key;
+}
+
+TEST(Format, UnexpectedShapesDoNotThrow)
+{
+	for (const json &result : {json(nullptr), json::array(), json({{"devices", 5}}),
+				   json({{"devices", {nullptr, 5, "x", json::object()}}}),
+				   json({{"exports", {{{"size", "big"}, {"allow", "all"}}}}})}) {
+		EXPECT_NO_THROW(format_text("list", result));
+		EXPECT_NO_THROW(format_text("status", result));
+		EXPECT_NO_THROW(format_text("export_list", result));
+		EXPECT_NO_THROW(format_text("attach", result));
+		EXPECT_NO_THROW(format_text("listen", result));
+	}
+}
+
+TEST(Format, UnknownCommandPrintsJson)
+{
+	EXPECT_EQ(format_text("future", {{"x", 1}}), "{\n  \"x\": 1\n}\n");
+}
+
+} // namespace
+} // namespace rdmablk::rdmablkctl
