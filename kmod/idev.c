@@ -474,8 +474,12 @@ static void rdmablk_idev_reconnect_work(struct work_struct *work)
 			rdmablk_idev_give_up(idev, "ctrl_loss_tmo expired");
 			goto out_unlock;
 		}
-		pr_info("%s: reconnect attempt %u%s%.0u failed: %s\n", idev->name,
-			attempt, max ? " of " : "", max, why);
+		if (max)
+			pr_info("%s: reconnect attempt %u of %u failed: %s (%pe)\n",
+				idev->name, attempt, max, why, ERR_PTR(ret));
+		else
+			pr_info("%s: reconnect attempt %u failed: %s (%pe)\n",
+				idev->name, attempt, why, ERR_PTR(ret));
 		queue_delayed_work(rdmablk_wq, &idev->reconnect_work,
 				   READ_ONCE(idev->tmo.reconnect_delay) * HZ);
 		rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_STATE, why);

@@ -273,3 +273,23 @@ wait_writes() {
 	wait_for -t "$t" -i 0.5 bash -c "[ \$(awk '{ print \$5 }' /sys/block/${dev#/dev/}/stat) -gt $n ]" ||
 		fail "$dev completed only $(writes_done "$dev") writes in ${t}s, expected more than $n"
 }
+
+# link_cut NIC: drop every packet NIC sends or receives: a dead link on the
+# wire, while the interface stays up (a virtio NIC taken down and up again
+# may stop receiving from QEMU's socket link, which is not what is tested).
+link_cut() {
+	modprobe -a sch_prio sch_ingress cls_matchall act_gact || fail "link_cut: tc modules missing"
+	tc qdisc add dev "$1" root handle 1: prio &&
+		tc filter add dev "$1" parent 1: matchall action drop &&
+		tc qdisc add dev "$1" handle ffff: ingress &&
+		tc filter add dev "$1" parent ffff: matchall action drop ||
+		fail "link_cut: cannot cut $1"
+	log "link $1 cut"
+}
+
+# link_restore NIC: undo link_cut.
+link_restore() {
+	tc qdisc del dev "$1" root || fail "link_restore: $1 root qdisc"
+	tc qdisc del dev "$1" ingress || fail "link_restore: $1 ingress qdisc"
+	log "link $1 restored"
+}
