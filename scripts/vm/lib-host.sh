@@ -75,17 +75,17 @@ vm_header_var() {
 }
 
 vm_port_free() {
-	[ -z "$(ss -Hltn "sport = :$1" 2>/dev/null)" ]
+	[ -z "$(ss -Hlun "sport = :$1" 2>/dev/null)" ]
 }
 
-# vm_pick_port: a TCP port on 127.0.0.1 that nothing listens on.
+# vm_pick_port: a UDP port on 127.0.0.1 that nothing is bound to.
 vm_pick_port() {
 	local p i
 	for ((i = 0; i < 100; i++)); do
 		p=$((20000 + RANDOM % 40000))
 		vm_port_free "$p" && { echo "$p"; return 0; }
 	done
-	vm_die "no free TCP port found for the guest link"
+	vm_die "no free UDP port found for the guest link"
 }
 
 # vm_write_conf DIR KEY=VALUE...: the guest's /results/vm.conf.
@@ -103,7 +103,10 @@ vm_write_conf() {
 }
 
 # vm_qemu_argv NAME RESULTS_DIR SHARED_DIR NET SERIAL SMP
-#   NET:    none | listen:PORT | connect:PORT
+#   NET:    none | udp:LOCAL_PORT:PEER_PORT (a point-to-point link over UDP
+#           on 127.0.0.1: a slow guest loses packets, which RDMA's reliable
+#           transport recovers, instead of stalling its peer's transmit queue
+#           as a TCP-backed socket link does)
 #   SERIAL: file (console.log in RESULTS_DIR) | stream (stdout + console.log)
 #           | interactive (terminal, Ctrl-A X quits)
 # Sets the array VM_ARGV.
@@ -131,9 +134,10 @@ vm_qemu_argv() {
 	)
 	case $net in
 	none) ;;
-	listen:* | connect:*)
+	udp:*)
+		local ports=${net#udp:}
 		[ "$name" = target ] && mac=52:54:00:c0:02:01 || mac=52:54:00:c0:02:02
-		VM_ARGV+=(-netdev "socket,id=n0,${net%%:*}=127.0.0.1:${net#*:}"
+		VM_ARGV+=(-netdev "socket,id=n0,udp=127.0.0.1:${ports#*:},localaddr=127.0.0.1:${ports%%:*}"
 			-device "virtio-net-pci,netdev=n0,mac=$mac")
 		;;
 	*) vm_die "internal: bad NET '$net'" ;;
@@ -289,19 +293,24 @@ vm_run_test() {
 			pids=("$VM_PID")
 		else
 			smp=${RDMABLK_VM_SMP:-1}
-			local _
+			local _ port2
 			for _ in 1 2 3 4 5; do
 				port=$(vm_pick_port)
-				vm_start target "$logdir/target" "$logdir/shared" "listen:$port" "$smp"
+				port2=$(vm_pick_port)
+				[ "$port" != "$port2" ] || continue
+				vm_start target "$logdir/target" "$logdir/shared" "udp:$port:$port2" "$smp"
 				pids=("$VM_PID")
-				while vm_alive "${pids[0]}" && vm_port_free "$port"; do sleep 0.05; done
-				vm_alive "${pids[0]}" && break
-				wait "${pids[0]}" 2>/dev/null || true
-				grep -q 'in use' "$logdir/target/qemu.log" || break
+				vm_start initiator "$logdir/initiator" "$logdir/shared" "udp:$port2:$port" "$smp"
+				pids+=("$VM_PID")
+				# A port taken meanwhile makes QEMU exit at once: retry.
+				sleep 0.5
+				if vm_alive "${pids[0]}" && vm_alive "${pids[1]}"; then
+					break
+				fi
+				kill "${pids[@]}" 2>/dev/null || true
+				wait "${pids[@]}" 2>/dev/null || true
+				grep -qs 'in use' "$logdir/target/qemu.log" "$logdir/initiator/qemu.log" || break
 			done
-			net=connect:$port
-			vm_start initiator "$logdir/initiator" "$logdir/shared" "$net" "$smp"
-			pids+=("$VM_PID")
 		fi
 		vm_wait_guests "$deadline" "$logdir" "${pids[@]}"
 		for role in "${roles[@]}"; do
