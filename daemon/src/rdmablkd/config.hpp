@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rdmablkd's desired state: what /etc/rdmablk/rdmablk.conf asks for
+ * (rdmablk.conf(5)), as plain values, and the TOML text it is kept in.
+ */
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "nl/endpoint.hpp"
+#include "nl/uuid.hpp"
+
+namespace rdmablk::daemon {
+
+inline constexpr const char *default_config_path = "/etc/rdmablk/rdmablk.conf";
+
+/* [[listener]]: serve exports on this address. */
+struct ListenerConfig {
+	nl::Endpoint endpoint;
+
+	bool operator==(const ListenerConfig &) const = default;
+};
+
+/* [[export]]: serve a block device under a name. */
+struct ExportConfig {
+	std::string name;
+	std::string path;
+	/* Generated and written back when the file gives none. */
+	std::optional<nl::Uuid> uuid;
+	bool read_only = false;
+	/* Host ids that may attach; empty: every host. */
+	std::vector<nl::Uuid> allow;
+
+	bool operator==(const ExportConfig &) const = default;
+};
+
+/* [[attachment]]: attach an export of a target as /dev/rdmablkN. Unset: the kernel's default. */
+struct AttachmentConfig {
+	nl::Endpoint target;
+	std::string export_name;
+	std::optional<std::uint32_t> queues;
+	std::optional<std::uint32_t> queue_depth;
+	std::optional<std::uint32_t> reconnect_delay;
+	std::optional<std::int32_t> ctrl_loss_tmo;
+	std::optional<std::int32_t> fast_io_fail_tmo;
+	std::optional<std::uint32_t> keepalive_tmo;
+
+	bool operator==(const AttachmentConfig &) const = default;
+};
+
+/* [daemon]: seconds. */
+struct DaemonSettings {
+	/* Backoff for what cannot be set up now: first wait, doubling up to retry_max. */
+	std::uint32_t retry_initial = 1;
+	std::uint32_t retry_max = 60;
+	/* A full comparison with the kernel at least this often; 0: only on events. */
+	std::uint32_t check_interval = 60;
+
+	bool operator==(const DaemonSettings &) const = default;
+};
+
+struct Config {
+	DaemonSettings daemon;
+	std::vector<ListenerConfig> listeners;
+	std::vector<ExportConfig> exports;
+	std::vector<AttachmentConfig> attachments;
+
+	bool operator==(const Config &) const = default;
+};
+
+/* A file that is not a valid configuration; what() reads "FILE:LINE:COLUMN: problem". */
+class ConfigError : public std::runtime_error {
+public:
+	using runtime_error::runtime_error;
+};
+
+/*
+ * Parse configuration text @text read from @file (named in messages).
+ * Throws ConfigError at the first problem: TOML syntax, an unknown key or
+ * table, a value of the wrong type or out of range, a duplicate.
+ */
+Config parse_config(std::string_view text, const std::string &file);
+
+/* @config as TOML, with the explanatory header rdmablk.conf(5) describes; parse_config() reads it back equal. */
+std::string format_config(const Config &config);
+
+/* Where the configuration lives: --config, else $RDMABLK_CONFIG, else default_config_path. */
+std::string config_path(const std::optional<std::string> &option);
+
+/*
+ * The configuration in @path; an empty Config when the file does not
+ * exist. Throws ConfigError (also for a file that cannot be read).
+ */
+Config load_config(const std::string &path);
+
+/* Write @config to @path atomically (rdmablk::daemon::write_atomic), mode 0644. */
+void save_config(const std::string &path, const Config &config);
+
+/* Lookups by identity: listener endpoint, export name, attachment target and export. */
+const ListenerConfig *find_listener(const Config &config, const nl::Endpoint &endpoint);
+const ExportConfig *find_export(const Config &config, std::string_view name);
+const AttachmentConfig *find_attachment(const Config &config, const nl::Endpoint &target,
+					std::string_view export_name);
+
+} // namespace rdmablk::daemon

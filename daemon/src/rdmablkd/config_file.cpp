@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The configuration file on disk, and finding objects in a configuration.
+ */
+#include <cstdlib>
+#include <system_error>
+
+#include "addr.hpp"
+#include "atomic_file.hpp"
+#include "config.hpp"
+#include "nl/error.hpp"
+#include "nl/file.hpp"
+
+namespace rdmablk::daemon {
+
+namespace {
+
+/* Far more than any real configuration; guards against reading a wrong file whole. */
+constexpr std::size_t config_max = 16 * 1024 * 1024;
+
+} // namespace
+
+std::string config_path(const std::optional<std::string> &option)
+{
+	if (option)
+		return *option;
+	if (const char *env = std::getenv("RDMABLK_CONFIG"); env && *env)
+		return env;
+	return default_config_path;
+}
+
+Config load_config(const std::string &path)
+{
+	std::optional<std::string> text;
+	try {
+		text = nl::read_file(path, config_max);
+	} catch (const nl::Error &e) {
+		throw ConfigError(path + ": " + e.what());
+	}
+	if (!text)
+		return Config{};
+	return parse_config(*text, path);
+}
+
+void save_config(const std::string &path, const Config &config)
+{
+	make_dirs(parent_dir(path), 0755);
+	write_atomic(path, format_config(config), 0644);
+}
+
+const ListenerConfig *find_listener(const Config &config, const nl::Endpoint &endpoint)
+{
+	for (const ListenerConfig &l : config.listeners)
+		if (same_endpoint(l.endpoint, endpoint))
+			return &l;
+	return nullptr;
+}
+
+const ExportConfig *find_export(const Config &config, std::string_view name)
+{
+	for (const ExportConfig &e : config.exports)
+		if (e.name == name)
+			return &e;
+	return nullptr;
+}
+
+const AttachmentConfig *find_attachment(const Config &config, const nl::Endpoint &target,
+					std::string_view export_name)
+{
+	for (const AttachmentConfig &a : config.attachments)
+		if (a.export_name == export_name && same_endpoint(a.target, target))
+			return &a;
+	return nullptr;
+}
+
+} // namespace rdmablk::daemon

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Engine: the initiator's commands (attach, detach, list, status) and hostid.
+ */
+#include <algorithm>
+#include <cerrno>
+
+#include "addr.hpp"
+#include "engine.hpp"
+#include "request_args.hpp"
+#include "views.hpp"
+
+namespace rdmablk::daemon {
+
+namespace {
+
+using nlohmann::json;
+using Op = Attempt::Op;
+
+const nl::Device *find_index(const std::vector<nl::Device> &devices, std::uint32_t index)
+{
+	for (const nl::Device &d : devices)
+		if (d.index == index)
+			return &d;
+	return nullptr;
+}
+
+bool managed(const Config &config, const nl::Device &dev)
+{
+	return find_attachment(config, dev.target, dev.export_name) != nullptr;
+}
+
+/* Kernel devices, then configured attachments without one (pending), via @each. */
+template <typename Each, typename Pending>
+void for_each_device(const Config &config, const std::vector<nl::Device> &devices, Each each,
+		     Pending pending)
+{
+	for (const nl::Device &d : devices)
+		each(d, managed(config, d));
+	for (const AttachmentConfig &a : config.attachments)
+		if (!find_device(devices, a))
+			pending(a);
+}
+
+} // namespace
+
+void Engine::cmd_attach(const json &args, Reply reply)
+{
+	const AttachmentConfig want = attach_args(args);
+	const Attempt attempt{Op::attach, want.target, want.export_name, options_.hostid};
+	run(attempt, reply, [this, want, reply](Kernel &k) -> Done {
+		const std::string key = attachment_key(want.target, want.export_name);
+		std::optional<nl::Device> dev = k.device_of(want);
+		const bool existed = dev.has_value();
+		if (!dev) {
+			try {
+				dev = k.attach(attach_request(want));
+			} catch (const nl::Error &e) {
+				/* Attached by someone else meanwhile: that is the device. */
+				if (e.errnum() == EEXIST)
+					dev = k.device_of(want);
+				if (!dev)
+					return still_pending(e, want, reply);
+			}
+		}
+		desired_.update([&](Config &c) {
+			if (!find_attachment(c, want.target, want.export_name))
+				c.attachments.push_back(want);
+		});
+		return [this, key, dev = *dev, existed, reply] {
+			book_.clear(key);
+			if (!existed)
+				log_.notice("attached " + dev.name + " (" + nl::to_string(dev.target) +
+					    " " + dev.export_name + ") at the request of rdmablkctl");
+			save_state();
+			reply(ctl::ok(device_json(dev, true)));
+		};
+	});
+}
+
+Done Engine::still_pending(const nl::Error &error, const AttachmentConfig &want, Reply reply)
+{
+	const Config config = desired_.get();
+	const AttachmentConfig *configured = find_attachment(config, want.target, want.export_name);
+	if (!configured || dynamic_cast<const nl::FamilyNotFound *>(&error))
+		throw; /* the error being handled is the answer */
+	return [this, a = *configured, error = std::string(error.what()), reply] {
+		const std::string key = attachment_key(a.target, a.export_name);
+		book_.failed(key, error, now_(), backoff());
+		reply(ctl::ok(pending_json(a, book_.find(key), now_())));
+	};
+}
+
+void Engine::cmd_detach(const json &args, Reply reply)
+{
+	const DetachTarget target = detach_args(args);
+	Attempt attempt{Op::detach, {}, {}, {}};
+	if (target.attachment) {
+		attempt.target = target.attachment->target;
+		attempt.export_name = target.attachment->export_name;
+	}
+	run(attempt, reply, [this, target, reply](Kernel &k) -> Done {
+		const std::vector<nl::Device> devices = k.dev_get();
+		const Config config = desired_.get();
+		const nl::Device *dev = nullptr;
+		AttachmentConfig which;
+		if (target.index) {
+			dev = find_index(devices, *target.index);
+			if (!dev)
+				return [reply, index = *target.index] {
+					reply(not_found("no device rdmablk" + std::to_string(index),
+							"'rdmablkctl list' shows the attached devices"));
+				};
+			which.target = dev->target;
+			which.export_name = dev->export_name;
+		} else {
+			which = *target.attachment;
+			dev = find_device(devices, which);
+			if (!dev && !find_attachment(config, which.target, which.export_name))
+				return [reply, which] {
+					reply(not_found("no attachment of export " + which.export_name +
+								" from " + nl::to_string(which.target),
+							"'rdmablkctl list' shows the attached devices"));
+				};
+		}
+		if (dev) {
+			try {
+				k.detach(dev->index);
+			} catch (const nl::Error &e) {
+				if (e.errnum() != ENOENT || dynamic_cast<const nl::FamilyNotFound *>(&e))
+					throw;
+			}
+		}
+		desired_.update([&](Config &c) {
+			std::erase_if(c.attachments, [&](const AttachmentConfig &a) {
+				return a.export_name == which.export_name &&
+				       same_endpoint(a.target, which.target);
+			});
+		});
+		const std::string name = dev ? dev->name : std::string();
+		return [this, which, name, reply] {
+			book_.clear(attachment_key(which.target, which.export_name));
+			if (!name.empty())
+				log_.notice("detached " + name + " (" + nl::to_string(which.target) +
+					    " " + which.export_name + ") at the request of rdmablkctl");
+			save_state();
+			reply(ctl::ok(json::object()));
+		};
+	});
+}
+
+void Engine::cmd_list(const json &args, Reply reply)
+{
+	only_args(args, {});
+	run({Op::query, {}, {}, {}}, reply, [this, reply](Kernel &k) -> Done {
+		const std::vector<nl::Device> devices = k.dev_get();
+		const Config config = desired_.get();
+		return [this, devices, config, reply] {
+			remember(devices);
+			json list = json::array();
+			for_each_device(
+				config, devices,
+				[&](const nl::Device &d, bool m) { list.push_back(device_json(d, m)); },
+				[&](const AttachmentConfig &a) {
+					list.push_back(pending_json(
+						a, book_.find(attachment_key(a.target, a.export_name)),
+						now_()));
+				});
+			reply(ctl::ok({{"devices", list}}));
+		};
+	});
+}
+
+void Engine::cmd_status(const json &args, Reply reply)
+{
+	const std::optional<std::uint32_t> only = status_args(args);
+	run({Op::query, {}, {}, {}}, reply, [this, only, reply](Kernel &k) -> Done {
+		const std::vector<nl::Device> devices = k.dev_get();
+		const Config config = desired_.get();
+		std::map<std::uint32_t, std::optional<IoStats>> io;
+		for (const nl::Device &d : devices)
+			io[d.index] = read_io_stats(d.name);
+		return [this, only, devices, config, io, reply] {
+			remember(devices);
+			if (only && !find_index(devices, *only)) {
+				reply(not_found("no device rdmablk" + std::to_string(*only),
+						"'rdmablkctl list' shows the attached devices"));
+				return;
+			}
+			json list = json::array();
+			for_each_device(
+				config, devices,
+				[&](const nl::Device &d, bool m) {
+					if (!only || d.index == *only)
+						list.push_back(status_json(d, m, io.at(d.index)));
+				},
+				[&](const AttachmentConfig &a) {
+					if (!only)
+						list.push_back(pending_json(
+							a,
+							book_.find(attachment_key(a.target,
+										  a.export_name)),
+							now_()));
+				});
+			reply(ctl::ok({{"devices", list},
+				       {"daemon",
+					{{"hostid", nl::to_string(options_.hostid)},
+					 {"config", options_.config_path},
+					 {"module_version", options_.module_version},
+					 {"summary", summary()}}}}));
+		};
+	});
+}
+
+void Engine::cmd_hostid(const json &args, Reply reply)
+{
+	only_args(args, {});
+	reply(ctl::ok({{"hostid", nl::to_string(options_.hostid)}}));
+}
+
+} // namespace rdmablk::daemon

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "request_args.hpp"
+
+#include <algorithm>
+#include <cstdint>
+
+#include <linux/rdmablk.h>
+
+#include "nl/dev_name.hpp"
+#include "rules.hpp"
+
+namespace rdmablk::daemon {
+
+namespace {
+
+using nlohmann::json;
+
+const json *arg(const json &args, std::string_view key)
+{
+	const auto it = args.find(key);
+	if (it == args.end() || it->is_null())
+		return nullptr;
+	return &*it;
+}
+
+[[noreturn]] void bad(std::string_view key, const std::string &problem)
+{
+	throw ArgError("argument '" + std::string(key) + "': " + problem);
+}
+
+std::optional<std::string> string_arg(const json &args, std::string_view key)
+{
+	const json *value = arg(args, key);
+	if (!value)
+		return std::nullopt;
+	if (!value->is_string())
+		bad(key, "must be a string");
+	return value->get<std::string>();
+}
+
+std::string required_string(const json &args, std::string_view key)
+{
+	std::optional<std::string> value = string_arg(args, key);
+	if (!value)
+		throw ArgError("missing argument '" + std::string(key) + "'");
+	return *value;
+}
+
+std::optional<std::int64_t> int_arg(const json &args, const IntRule &rule)
+{
+	const json *value = arg(args, rule.key);
+	if (!value)
+		return std::nullopt;
+	if (!value->is_number_integer())
+		bad(rule.key, "must be an integer");
+	const std::int64_t n = value->get<std::int64_t>();
+	if (std::string problem = check_int(rule, n); !problem.empty())
+		throw ArgError(problem);
+	return n;
+}
+
+void check(const std::string &problem)
+{
+	if (!problem.empty())
+		throw ArgError(problem);
+}
+
+nl::Uuid uuid_of(const json &value, std::string_view key)
+{
+	if (!value.is_string())
+		bad(key, "must be a UUID string");
+	try {
+		return nl::parse_uuid(value.get<std::string>());
+	} catch (const std::invalid_argument &e) {
+		bad(key, e.what());
+	}
+}
+
+} // namespace
+
+void only_args(const json &args, std::initializer_list<std::string_view> known)
+{
+	if (!args.is_object())
+		throw ArgError("'args' must be an object");
+	for (const auto &[key, value] : args.items()) {
+		bool ok = false;
+		for (std::string_view k : known)
+			ok = ok || k == key;
+		if (!ok)
+			throw ArgError("unknown argument '" + key + "'");
+	}
+}
+
+nl::Endpoint endpoint_args(const json &args)
+{
+	if (!args.is_object())
+		throw ArgError("'args' must be an object");
+	nl::Endpoint endpoint;
+	endpoint.addr = required_string(args, "address");
+	check(check_address(endpoint.addr));
+	if (std::optional<std::int64_t> port = int_arg(args, port_rule))
+		endpoint.port = static_cast<std::uint16_t>(*port);
+	return endpoint;
+}
+
+ExportConfig export_args(const json &args)
+{
+	only_args(args, {"name", "path", "read_only", "allow", "uuid"});
+	ExportConfig exp;
+	exp.name = required_string(args, "name");
+	check(check_export_name(exp.name));
+	exp.path = required_string(args, "path");
+	check(check_export_path(exp.path));
+	if (const json *ro = arg(args, "read_only")) {
+		if (!ro->is_boolean())
+			bad("read_only", "must be true or false");
+		exp.read_only = ro->get<bool>();
+	}
+	if (const json *allow = arg(args, "allow")) {
+		if (!allow->is_array())
+			bad("allow", "must be an array of host ids");
+		for (const json &item : *allow) {
+			const nl::Uuid id = uuid_of(item, "allow");
+			if (std::find(exp.allow.begin(), exp.allow.end(), id) == exp.allow.end())
+				exp.allow.push_back(id);
+		}
+		if (exp.allow.size() > RDMABLK_MAX_ALLOWED_HOSTS)
+			bad("allow", "at most " + std::to_string(RDMABLK_MAX_ALLOWED_HOSTS) +
+					     " hosts may be allowed");
+	}
+	if (const json *uuid = arg(args, "uuid"))
+		exp.uuid = uuid_of(*uuid, "uuid");
+	return exp;
+}
+
+std::string export_name_args(const json &args)
+{
+	only_args(args, {"name"});
+	std::string name = required_string(args, "name");
+	check(check_export_name(name));
+	return name;
+}
+
+AttachmentConfig attach_args(const json &args)
+{
+	if (!args.is_object())
+		throw ArgError("'args' must be an object");
+	for (const auto &[key, value] : args.items()) {
+		bool ok = key == "address" || key == "port" || key == "export";
+		for (const AttachSetting &s : attach_settings())
+			ok = ok || s.rule.key == key;
+		if (!ok)
+			throw ArgError("unknown argument '" + key + "'");
+	}
+	AttachmentConfig a;
+	a.target = endpoint_args(args);
+	a.export_name = required_string(args, "export");
+	check(check_export_name(a.export_name));
+	for (const AttachSetting &s : attach_settings())
+		if (std::optional<std::int64_t> value = int_arg(args, s.rule))
+			s.set(a, *value);
+	return a;
+}
+
+DetachTarget detach_args(const json &args)
+{
+	only_args(args, {"device", "address", "port", "export"});
+	DetachTarget target;
+	if (const json *device = arg(args, "device")) {
+		if (arg(args, "address") || arg(args, "export"))
+			throw ArgError("give either 'device' or 'address' and 'export', not both");
+		if (device->is_number_integer() && device->get<std::int64_t>() >= 0 &&
+		    device->get<std::int64_t>() <= UINT32_MAX) {
+			target.index = device->get<std::uint32_t>();
+			return target;
+		}
+		if (!device->is_string())
+			bad("device", "must be a device name such as /dev/rdmablk0");
+		try {
+			target.index = nl::parse_dev_index(device->get<std::string>());
+		} catch (const std::invalid_argument &e) {
+			bad("device", e.what());
+		}
+		return target;
+	}
+	AttachmentConfig a;
+	a.target = endpoint_args(args);
+	a.export_name = required_string(args, "export");
+	check(check_export_name(a.export_name));
+	target.attachment = a;
+	return target;
+}
+
+std::optional<std::uint32_t> status_args(const json &args)
+{
+	only_args(args, {"device"});
+	std::optional<std::string> device = string_arg(args, "device");
+	if (!device)
+		return std::nullopt;
+	try {
+		return nl::parse_dev_index(*device);
+	} catch (const std::invalid_argument &e) {
+		bad("device", e.what());
+	}
+}
+
+} // namespace rdmablk::daemon

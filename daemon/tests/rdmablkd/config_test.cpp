@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+
+#include "config.hpp"
+#include "temp_dir.hpp"
+
+namespace rdmablk::daemon {
+namespace {
+
+const std::string file = "rdmablk.conf";
+
+Config full_config()
+{
+	Config c;
+	c.daemon.retry_initial = 2;
+	c.daemon.retry_max = 120;
+	c.daemon.check_interval = 0;
+	c.listeners.push_back({{"192.0.2.1", 7471}});
+	c.listeners.push_back({{"fe80::1%eth0", 7000}});
+	ExportConfig e;
+	e.name = "db0";
+	e.path = "/dev/disk/by-id/nvme-\"odd\\name";
+	e.uuid = nl::parse_uuid("00112233-4455-4677-8899-aabbccddeeff");
+	e.read_only = true;
+	e.allow = {nl::parse_uuid("0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0"),
+		   nl::parse_uuid("11111111-2222-4333-8444-555555555555")};
+	c.exports.push_back(e);
+	ExportConfig plain;
+	plain.name = "scratch.1";
+	plain.path = "/dev/ram0";
+	c.exports.push_back(plain);
+	AttachmentConfig a;
+	a.target = {"192.0.2.2", 7471};
+	a.export_name = "remote:db";
+	a.queues = 4;
+	a.queue_depth = 256;
+	a.reconnect_delay = 5;
+	a.ctrl_loss_tmo = -1;
+	a.fast_io_fail_tmo = 30;
+	a.keepalive_tmo = 3;
+	c.attachments.push_back(a);
+	AttachmentConfig defaults;
+	defaults.target = {"2001:db8::7", 9000};
+	defaults.export_name = "x";
+	c.attachments.push_back(defaults);
+	return c;
+}
+
+/* parse_config() must fail with exactly @message. */
+void expect_error(const std::string &text, const std::string &message)
+{
+	try {
+		parse_config(text, file);
+		FAIL() << "accepted:\n" << text;
+	} catch (const ConfigError &e) {
+		EXPECT_EQ(e.what(), message);
+	}
+}
+
+TEST(Config, EmptyTextIsTheDefaults)
+{
+	EXPECT_EQ(parse_config("", file), Config{});
+	EXPECT_EQ(Config{}.daemon.retry_initial, 1u);
+	EXPECT_EQ(Config{}.daemon.retry_max, 60u);
+}
+
+TEST(Config, WriteThenParseGivesTheSameConfig)
+{
+	const Config c = full_config();
+	EXPECT_EQ(parse_config(format_config(c), file), c);
+	EXPECT_EQ(parse_config(format_config(Config{}), file), Config{});
+}
+
+TEST(Config, WrittenTextStartsWithTheExplanation)
+{
+	const std::string text = format_config(full_config());
+	EXPECT_EQ(text.rfind("# rdmablk.conf - ", 0), 0u);
+	EXPECT_NE(text.find("see rdmablk.conf(5)"), std::string::npos);
+	EXPECT_NE(text.find("\n[daemon]\nretry_initial = 2\nretry_max = 120\n"), std::string::npos);
+	/* Attachment settings left to the kernel are not written. */
+	const std::string tail = text.substr(text.rfind("[[attachment]]"));
+	EXPECT_EQ(tail, "[[attachment]]\naddress = \"2001:db8::7\"\nport = 9000\nexport = \"x\"\n");
+}
+
+TEST(Config, ReadsWhatAnAdministratorWrites)
+{
+	const Config c = parse_config(R"(
+# comment
+[[listener]]
+address = "192.0.2.1"   # port defaults to 7471
+
+[[export]]
+name = "db0"
+path = "/dev/ram0"
+
+[[attachment]]
+address = "192.0.2.1"
+export = "db0"
+ctrl_loss_tmo = -1
+)",
+				      file);
+	ASSERT_EQ(c.listeners.size(), 1u);
+	EXPECT_EQ(c.listeners[0].endpoint.port, 7471);
+	ASSERT_EQ(c.exports.size(), 1u);
+	EXPECT_FALSE(c.exports[0].uuid);
+	EXPECT_FALSE(c.exports[0].read_only);
+	EXPECT_TRUE(c.exports[0].allow.empty());
+	ASSERT_EQ(c.attachments.size(), 1u);
+	EXPECT_EQ(c.attachments[0].ctrl_loss_tmo, -1);
+	EXPECT_FALSE(c.attachments[0].queues);
+}
+
+TEST(Config, RejectsBadTomlWithItsPosition)
+{
+	expect_error("[[listener]]\naddress = \"192.0.2.1\n",
+		     "rdmablk.conf:2:21: Error while parsing string: unescaped control characters "
+		     "other than TAB (U+0009) are explicitly prohibited");
+}
+
+TEST(Config, RejectsUnknownKeysAndTables)
+{
+	expect_error("[[export]]\nname = \"a\"\npath = \"/dev/x\"\nreadonly = true\n",
+		     "rdmablk.conf:4:1: [[export]] #1: unknown key 'readonly'");
+	expect_error("\n\n[exports]\n",
+		     "rdmablk.conf:3:2: unknown key or table 'exports' (expected [daemon], "
+		     "[[listener]], [[export]], [[attachment]])");
+	expect_error("[daemon]\nretry_min = 1\n", "rdmablk.conf:2:1: [daemon]: unknown key 'retry_min'");
+}
+
+TEST(Config, RejectsWrongTypes)
+{
+	expect_error("[[listener]]\naddress = \"192.0.2.1\"\nport = \"7471\"\n",
+		     "rdmablk.conf:3:8: [[listener]] #1: 'port' must be an integer");
+	expect_error("[[export]]\nname = \"a\"\npath = \"/dev/x\"\nread_only = 1\n",
+		     "rdmablk.conf:4:13: [[export]] #1: 'read_only' must be true or false");
+	expect_error("[listener]\naddress = \"192.0.2.1\"\n",
+		     "rdmablk.conf:1:1: 'listener' must be an array of tables: write [[listener]]");
+	expect_error("daemon = 3\n", "rdmablk.conf:1:10: 'daemon' must be a table: write [daemon]");
+}
+
+TEST(Config, RejectsValuesOutOfRange)
+{
+	expect_error("[[listener]]\naddress = \"192.0.2.1\"\nport = 0\n",
+		     "rdmablk.conf:3:8: [[listener]] #1: port must be 1 to 65535, not 0");
+	expect_error("[[attachment]]\naddress = \"192.0.2.1\"\nexport = \"a\"\nqueues = 65\n",
+		     "rdmablk.conf:4:10: [[attachment]] #1: queues must be 1 to 64, not 65");
+	expect_error("[[attachment]]\naddress = \"192.0.2.1\"\nexport = \"a\"\nctrl_loss_tmo = -2\n",
+		     "rdmablk.conf:4:17: [[attachment]] #1: ctrl_loss_tmo must be -1 to 604800, "
+		     "not -2");
+	expect_error("[daemon]\nretry_initial = 10\nretry_max = 5\n",
+		     "rdmablk.conf:1:1: [daemon]: retry_max (5) is less than retry_initial (10)");
+}
+
+TEST(Config, RejectsBadNamesAddressesAndPaths)
+{
+	expect_error("[[listener]]\naddress = \"target.example\"\n",
+		     "rdmablk.conf:2:11: [[listener]] #1: \"target.example\" is not an IPv4 or "
+		     "IPv6 address (names are not resolved)");
+	expect_error("[[listener]]\nport = 7471\n",
+		     "rdmablk.conf:1:1: [[listener]] #1: missing 'address'");
+	expect_error("[[export]]\nname = \"a b\"\npath = \"/dev/x\"\n",
+		     "rdmablk.conf:2:8: [[export]] #1: the export name \"a b\" may only hold "
+		     "letters, digits and . _ : -");
+	expect_error("[[export]]\nname = \"a\"\npath = \"dev/x\"\n",
+		     "rdmablk.conf:3:8: [[export]] #1: the export path \"dev/x\" is not absolute "
+		     "(give the block device, e.g. /dev/nvme0n1)");
+}
+
+TEST(Config, RejectsBadUuids)
+{
+	expect_error("[[export]]\nname = \"a\"\npath = \"/dev/x\"\nuuid = \"0011\"\n",
+		     "rdmablk.conf:4:8: [[export]] #1: 'uuid': invalid UUID \"0011\": expected "
+		     "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx (36 characters), got 4 characters");
+	expect_error("[[export]]\nname = \"a\"\npath = \"/dev/x\"\nallow = [\"x\"]\n",
+		     "rdmablk.conf:4:10: [[export]] #1: 'allow': invalid UUID \"x\": expected "
+		     "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx (36 characters), got 1 characters");
+}
+
+TEST(Config, RejectsDuplicates)
+{
+	expect_error("[[export]]\nname = \"a\"\npath = \"/dev/x\"\n\n"
+		     "[[export]]\nname = \"a\"\npath = \"/dev/y\"\n",
+		     "rdmablk.conf:5:1: [[export]] #2: the same name as [[export]] #1");
+	expect_error("[[listener]]\naddress = \"2001:db8::1\"\n"
+		     "[[listener]]\naddress = \"2001:0db8:0::1\"\nport = 7471\n",
+		     "rdmablk.conf:3:1: [[listener]] #2: the same address and port as "
+		     "[[listener]] #1");
+	expect_error("[[attachment]]\naddress = \"192.0.2.1\"\nexport = \"a\"\n"
+		     "[[attachment]]\naddress = \"192.0.2.1\"\nexport = \"a\"\n",
+		     "rdmablk.conf:4:1: [[attachment]] #2: the same target and export as "
+		     "[[attachment]] #1");
+}
+
+class ConfigFile : public ::testing::Test {
+protected:
+	test::TempDir dir_{"config"};
+};
+
+TEST_F(ConfigFile, MissingFileIsAnEmptyConfig)
+{
+	EXPECT_EQ(load_config((dir_ / "none.conf").string()), Config{});
+}
+
+TEST_F(ConfigFile, SaveCreatesTheDirectoryAndLoadReadsItBack)
+{
+	const std::string path = (dir_ / "etc" / "rdmablk.conf").string();
+	save_config(path, full_config());
+	EXPECT_EQ(load_config(path), full_config());
+	struct stat st;
+	ASSERT_EQ(::stat(path.c_str(), &st), 0);
+	EXPECT_EQ(st.st_mode & 07777, 0644u);
+	/* No temporary file is left behind. */
+	EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir_ / "etc"),
+				std::filesystem::directory_iterator()),
+		  1);
+}
+
+TEST_F(ConfigFile, ErrorsNameTheFile)
+{
+	std::filesystem::create_directories(dir_.path());
+	const std::string path = (dir_ / "bad.conf").string();
+	std::ofstream(path) << "[[listener]]\naddress = 7\n";
+	try {
+		load_config(path);
+		FAIL();
+	} catch (const ConfigError &e) {
+		EXPECT_EQ(e.what(), path + ":2:11: [[listener]] #1: 'address' must be a string");
+	}
+}
+
+TEST(ConfigPath, OptionThenEnvironmentThenDefault)
+{
+	::unsetenv("RDMABLK_CONFIG");
+	EXPECT_EQ(config_path(std::nullopt), "/etc/rdmablk/rdmablk.conf");
+	::setenv("RDMABLK_CONFIG", "/tmp/env.conf", 1);
+	EXPECT_EQ(config_path(std::nullopt), "/tmp/env.conf");
+	EXPECT_EQ(config_path("/tmp/opt.conf"), "/tmp/opt.conf");
+	::unsetenv("RDMABLK_CONFIG");
+}
+
+} // namespace
+} // namespace rdmablk::daemon

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * An Engine on a MemoryKernel, with a clock the test moves, the saved
+ * configurations and the log kept for inspection.
+ */
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include "engine.hpp"
+#include "memory_kernel.hpp"
+
+namespace rdmablk::daemon::test {
+
+inline const nl::Uuid test_hostid = nl::parse_uuid("0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0");
+
+class EngineTest : public ::testing::Test {
+protected:
+	EngineTest()
+		: log_([this](const LogRecord &r) { logged.push_back(r); }),
+		  desired_(Config{},
+			   [this](const Config &c) {
+				   if (save_fails)
+					   throw std::runtime_error("disk full");
+				   saved.push_back(c);
+			   }),
+		  engine(exec, desired_, log_, EngineOptions{test_hostid, "/etc/rdmablk/rdmablk.conf", "", "0.1.0"},
+			 [this] { return clock; })
+	{
+	}
+
+	/* Send @cmd with @args and run the jobs it needs; its response. */
+	ctl::Response call(const std::string &cmd, nlohmann::json args = nlohmann::json::object())
+	{
+		std::optional<ctl::Response> got;
+		engine.handle({cmd, std::move(args)}, [&](ctl::Response r) {
+			EXPECT_FALSE(got) << "answered twice";
+			got = std::move(r);
+		});
+		exec.run();
+		EXPECT_TRUE(got) << cmd << " was not answered";
+		return got.value_or(ctl::Response{});
+	}
+
+	/* The array @key of the result of @cmd, which must succeed. */
+	nlohmann::json listed(const std::string &cmd, const std::string &key)
+	{
+		const ctl::Response r = call(cmd);
+		EXPECT_TRUE(r.ok) << cmd;
+		return r.result.value(key, nlohmann::json::array());
+	}
+
+	/* Start from @config, as if read from the file. */
+	void configure(Config config) { desired_.replace(std::move(config)); }
+	Config config() const { return desired_.get(); }
+
+	void pass()
+	{
+		engine.request_pass();
+		exec.run();
+	}
+
+	/* Move the clock to the next wakeup and let the engine act. */
+	void wake()
+	{
+		const std::optional<Time> next = engine.next_wakeup();
+		ASSERT_TRUE(next) << "nothing scheduled";
+		clock = std::max(clock, *next);
+		engine.on_timer();
+		exec.run();
+	}
+
+	/* Every logged message containing @text. */
+	std::vector<std::string> logs_with(const std::string &text) const
+	{
+		std::vector<std::string> out;
+		for (const LogRecord &r : logged)
+			if (r.message.find(text) != std::string::npos)
+				out.push_back(r.message);
+		return out;
+	}
+
+	MemoryKernel kernel;
+	QueueExecutor exec{kernel};
+	std::vector<LogRecord> logged;
+	std::vector<Config> saved;
+	bool save_fails = false;
+	Time clock{std::chrono::seconds(1000)};
+
+private:
+	Logger log_;
+	DesiredState desired_;
+
+protected:
+	Engine engine;
+};
+
+} // namespace rdmablk::daemon::test

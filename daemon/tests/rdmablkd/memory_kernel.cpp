@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "memory_kernel.hpp"
+
+#include <algorithm>
+#include <cerrno>
+
+#include <linux/rdmablk.h>
+
+#include "addr.hpp"
+#include "nl/error.hpp"
+
+namespace rdmablk::daemon::test {
+
+void MemoryKernel::request(const std::string &what)
+{
+	requests.push_back(what);
+	if (unloaded)
+		throw nl::FamilyNotFound();
+	if (const auto it = failures.find(what); it != failures.end())
+		throw nl::Error(what, it->second.first, it->second.second);
+}
+
+std::vector<std::string> MemoryKernel::changes() const
+{
+	std::vector<std::string> out;
+	for (const std::string &r : requests)
+		if (r != "listen_get" && r != "export_get" && r != "dev_get")
+			out.push_back(r);
+	return out;
+}
+
+nl::Info MemoryKernel::get_info()
+{
+	request("get_info");
+	return {"0.1.0", RDMABLK_GENL_VERSION, 1, 7};
+}
+
+void MemoryKernel::listen_add(const nl::Endpoint &endpoint)
+{
+	request("listen_add " + nl::to_string(endpoint));
+	for (const nl::Listener &l : listeners)
+		if (same_endpoint({l.addr, l.port}, endpoint))
+			throw nl::Error("adding listener", EEXIST, "already listening there");
+	listeners.push_back({endpoint.addr, endpoint.port, RDMABLK_LISTENER_LISTENING});
+}
+
+void MemoryKernel::listen_del(const nl::Endpoint &endpoint)
+{
+	request("listen_del " + nl::to_string(endpoint));
+	const auto gone = std::erase_if(listeners, [&](const nl::Listener &l) {
+		return same_endpoint({l.addr, l.port}, endpoint);
+	});
+	if (!gone)
+		throw nl::Error("removing listener " + nl::to_string(endpoint), ENOENT,
+				"no listener there");
+}
+
+std::vector<nl::Listener> MemoryKernel::listen_get()
+{
+	request("listen_get");
+	return listeners;
+}
+
+void MemoryKernel::export_add(std::string_view name, std::string_view path, const nl::Uuid &uuid,
+			      bool read_only, const std::vector<nl::Uuid> &allowed_hosts)
+{
+	request("export_add " + std::string(name));
+	for (const nl::Export &e : exports)
+		if (e.name == name)
+			throw nl::Error("adding export", EEXIST, "an export of this name exists");
+	nl::Export exp;
+	exp.name = name;
+	exp.path = path;
+	exp.uuid = uuid;
+	exp.read_only = read_only;
+	exp.allowed_hosts = allowed_hosts;
+	exp.size = 1ULL << 30;
+	exp.logical_block_size = 512;
+	exp.physical_block_size = 4096;
+	exports.push_back(exp);
+}
+
+void MemoryKernel::export_del(std::string_view name)
+{
+	request("export_del " + std::string(name));
+	if (!std::erase_if(exports, [&](const nl::Export &e) { return e.name == name; }))
+		throw nl::Error("removing export " + std::string(name), ENOENT, "no such export");
+}
+
+std::vector<nl::Export> MemoryKernel::export_get()
+{
+	request("export_get");
+	return exports;
+}
+
+nl::Device &MemoryKernel::add_device(const std::string &addr, const std::string &export_name,
+				     std::uint32_t state)
+{
+	nl::Device dev;
+	dev.index = next_index++;
+	dev.name = "rdmablk" + std::to_string(dev.index);
+	dev.target = {addr, RDMABLK_DEFAULT_PORT};
+	dev.export_name = export_name;
+	dev.size = 1ULL << 30;
+	dev.logical_block_size = 512;
+	dev.physical_block_size = 4096;
+	dev.nr_queues = 2;
+	dev.queue_depth = 128;
+	dev.state = state;
+	dev.reconnect_delay = RDMABLK_DEFAULT_RECONNECT_DELAY;
+	dev.ctrl_loss_tmo = RDMABLK_DEFAULT_CTRL_LOSS_TMO;
+	dev.fast_io_fail_tmo = RDMABLK_TMO_OFF;
+	dev.keepalive_tmo = RDMABLK_DEFAULT_KEEPALIVE_TMO;
+	dev.queues = {{0, RDMABLK_QUEUE_LIVE, 10, 0}, {1, RDMABLK_QUEUE_LIVE, 20, 1}};
+	devices.push_back(dev);
+	return devices.back();
+}
+
+nl::Device MemoryKernel::attach(const nl::AttachArgs &args)
+{
+	request("attach " + nl::to_string(args.target) + "/" + args.export_name);
+	for (const nl::Device &d : devices)
+		if (d.export_name == args.export_name && same_endpoint(d.target, args.target))
+			throw nl::Error("attaching", EEXIST,
+					"this export of this target is attached already");
+	nl::Device &dev = add_device(args.target.addr, args.export_name, RDMABLK_DEV_LIVE);
+	dev.target.port = args.target.port;
+	if (args.nr_queues)
+		dev.nr_queues = *args.nr_queues;
+	return dev;
+}
+
+void MemoryKernel::detach(std::uint32_t index)
+{
+	request("detach " + std::to_string(index));
+	if (!std::erase_if(devices, [&](const nl::Device &d) { return d.index == index; }))
+		throw nl::Error("detaching", ENOENT, "no attached device with this index");
+}
+
+void MemoryKernel::reconnect(std::uint32_t index)
+{
+	request("reconnect " + std::to_string(index));
+	for (nl::Device &d : devices)
+		if (d.index == index) {
+			d.state = RDMABLK_DEV_RECONNECTING;
+			return;
+		}
+	throw nl::Error("reconnecting", ENOENT, "no attached device with this index");
+}
+
+std::vector<nl::Device> MemoryKernel::dev_get()
+{
+	request("dev_get");
+	return devices;
+}
+
+void QueueExecutor::run()
+{
+	while (!jobs_.empty()) {
+		Job job = std::move(jobs_.front());
+		jobs_.erase(jobs_.begin());
+		if (Done done = job(kernel_))
+			done();
+	}
+}
+
+} // namespace rdmablk::daemon::test

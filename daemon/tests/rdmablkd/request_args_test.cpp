@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <gtest/gtest.h>
+
+#include "request_args.hpp"
+#include "views.hpp"
+
+namespace rdmablk::daemon {
+namespace {
+
+using nlohmann::json;
+
+std::string problem(void (*parse)(const json &), const json &args)
+{
+	try {
+		parse(args);
+	} catch (const ArgError &e) {
+		return e.what();
+	}
+	return "accepted";
+}
+
+TEST(RequestArgs, Endpoint)
+{
+	EXPECT_EQ(endpoint_args({{"address", "192.0.2.1"}}), (nl::Endpoint{"192.0.2.1", 7471}));
+	EXPECT_EQ(endpoint_args({{"address", "2001:db8::1"}, {"port", 9}, {"x", nullptr}}).port, 9);
+	const auto parse = [](const json &a) { endpoint_args(a); };
+	EXPECT_EQ(problem(parse, json::object()), "missing argument 'address'");
+	EXPECT_EQ(problem(parse, {{"address", 1}}), "argument 'address': must be a string");
+	EXPECT_EQ(problem(parse, {{"address", "192.0.2.1"}, {"port", 70000}}),
+		  "port must be 1 to 65535, not 70000");
+	EXPECT_EQ(problem(parse, json::array()), "'args' must be an object");
+}
+
+TEST(RequestArgs, Export)
+{
+	const ExportConfig e = export_args({{"name", "db0"},
+					    {"path", "/dev/ram0"},
+					    {"read_only", true},
+					    {"allow",
+					     {"0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0",
+					      "0F1E2D3C-4B5A-4968-8776-A5B4C3D2E1F0"}}});
+	EXPECT_TRUE(e.read_only);
+	EXPECT_EQ(e.allow.size(), 1u) << "the same host twice is one host";
+	EXPECT_FALSE(e.uuid);
+	const auto parse = [](const json &a) { export_args(a); };
+	EXPECT_EQ(problem(parse, {{"name", "db0"}, {"path", "/dev/x"}, {"ro", true}}),
+		  "unknown argument 'ro'");
+	EXPECT_EQ(problem(parse, {{"name", "db0"}, {"path", "/dev/x"}, {"allow", "x"}}),
+		  "argument 'allow': must be an array of host ids");
+	EXPECT_EQ(problem(parse, {{"name", std::string(64, 'a')}, {"path", "/dev/x"}}),
+		  "the export name is longer than 63 characters");
+}
+
+TEST(RequestArgs, Attach)
+{
+	const AttachmentConfig a = attach_args({{"address", "192.0.2.1"},
+						{"export", "db0"},
+						{"queues", 4},
+						{"fast_io_fail_tmo", -1},
+						{"keepalive_tmo", nullptr}});
+	EXPECT_EQ(a.queues, 4u);
+	EXPECT_EQ(a.fast_io_fail_tmo, -1);
+	EXPECT_FALSE(a.keepalive_tmo);
+	const auto parse = [](const json &args) { attach_args(args); };
+	EXPECT_EQ(problem(parse, {{"address", "192.0.2.1"}, {"export", "db0"}, {"keepalive_tmo", 0}}),
+		  "keepalive_tmo must be 1 to 3600, not 0");
+	EXPECT_EQ(problem(parse, {{"address", "192.0.2.1"}, {"export", "db0"}, {"queue", 1}}),
+		  "unknown argument 'queue'");
+	EXPECT_EQ(problem(parse, {{"address", "192.0.2.1"}}), "missing argument 'export'");
+}
+
+TEST(RequestArgs, Detach)
+{
+	EXPECT_EQ(detach_args({{"device", "/dev/rdmablk3"}}).index, 3u);
+	EXPECT_EQ(detach_args({{"device", "rdmablk3"}}).index, 3u);
+	EXPECT_EQ(detach_args({{"device", 3}}).index, 3u);
+	const DetachTarget t = detach_args({{"address", "192.0.2.1"}, {"export", "db0"}});
+	ASSERT_TRUE(t.attachment);
+	EXPECT_EQ(t.attachment->target.port, 7471);
+	const auto parse = [](const json &a) { detach_args(a); };
+	EXPECT_EQ(problem(parse, {{"device", "0"}, {"export", "db0"}}),
+		  "give either 'device' or 'address' and 'export', not both");
+	EXPECT_NE(problem(parse, {{"device", "sda"}}).find("argument 'device': "), std::string::npos);
+}
+
+TEST(RequestArgs, Status)
+{
+	EXPECT_FALSE(status_args(json::object()));
+	EXPECT_EQ(status_args({{"device", "2"}}), 2u);
+}
+
+TEST(Views, BlockStat)
+{
+	const auto io = parse_block_stat("     120        0     9600       50      300        4    "
+					 "48000     200        0      100      250");
+	ASSERT_TRUE(io);
+	EXPECT_EQ(*io, (IoStats{120, 300, 9600 * 512ULL, 48000 * 512ULL}));
+	EXPECT_FALSE(parse_block_stat("1 2 3"));
+	EXPECT_FALSE(read_io_stats("../etc"));
+}
+
+} // namespace
+} // namespace rdmablk::daemon
