@@ -3,10 +3,12 @@
 #
 # The demo, run inside a guest by scripts/demo.sh. Target and initiator are
 # the same kernel here, talking over soft-RoCE (rxe0 at 192.0.2.1, rxe1 at
-# 192.0.2.2).
+# 192.0.2.2); the admin's tools are rdmablkd and rdmablkctl.
 set -euo pipefail
 # shellcheck source=../tests/vm/lib.sh
 . "$VM_LIB"
+# shellcheck source=../tests/vm/daemon.sh
+. "$SRC/tests/vm/daemon.sh"
 
 step() {
 	printf '\n\033[1m==> %s\033[0m\n' "$*"
@@ -17,28 +19,26 @@ run() {
 	"$@"
 }
 
-NLT=$RDMABLK_NL
-
 step "Soft-RoCE devices in this guest"
 run rdma link show
 
-step "Load the module; its generic netlink family answers"
+step "modprobe rdmablk, start rdmablkd"
 load_rdmablk
-run "$NLT" info
-"$NLT" monitor --timeout 300 >/tmp/demo-events 2>&1 &
-wait_for grep -q 'monitor: ready' /tmp/demo-events
+start_daemon
+run "$RDMABLKCTL" hostid
 
 step "Target: a 256 MiB RAM disk, a listener and an export"
 ram_disk 256
-run "$NLT" listen-add "$TARGET_ADDR"
-run "$NLT" export-add demo /dev/ram0
-run "$NLT" export-list
+run "$RDMABLKCTL" listen "$TARGET_ADDR"
+run "$RDMABLKCTL" export add demo /dev/ram0
+run "$RDMABLKCTL" export list
 
 step "Initiator: attach the export over RDMA"
-dev=$(run "$NLT" attach "$TARGET_ADDR" demo | tail -1)
+printf '# %s\n' "$RDMABLKCTL attach $TARGET_ADDR demo"
+dev=$("$RDMABLKCTL" attach "$TARGET_ADDR" demo)
 echo "$dev"
 wait_for test -b "$dev"
-run "$NLT" dev-list
+run "$RDMABLKCTL" list
 run lsblk "$dev"
 
 step "Make a filesystem, write a file, read it back"
@@ -53,14 +53,19 @@ run mount "$dev" /mnt/demo
 run df -h /mnt/demo
 run umount /mnt/demo
 
-step "Traffic went over RDMA"
+step "Status: queues, counters, timeouts"
+run "$RDMABLKCTL" status "$dev"
 run rdma statistic show link "$TARGET_RDMA_DEV/1"
 
-step "Detach and clean up"
-run "$NLT" detach "${dev##*rdmablk}"
-run "$NLT" export-del demo
-run "$NLT" listen-del "$TARGET_ADDR"
+step "What rdmablkd remembers (/etc/rdmablk/rdmablk.conf)"
+run cat /etc/rdmablk/rdmablk.conf
 
-step "Events the module sent meanwhile"
-grep '^event=' /tmp/demo-events || true
+step "Detach and clean up"
+run "$RDMABLKCTL" detach "$dev"
+run "$RDMABLKCTL" export del demo
+run "$RDMABLKCTL" unlisten "$TARGET_ADDR"
+
+step "Kernel events rdmablkd logged meanwhile"
+grep -E '^event ' "$RESULTS/rdmablkd.log" || true
+stop_daemon
 unload_rdmablk
