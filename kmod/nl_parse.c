@@ -81,6 +81,16 @@ static struct netlink_range_validation_signed rdmablk_tmo_range_signed = {
 	.max = RDMABLK_MAX_TMO,
 };
 
+/* The recovery timeouts, taken by ATTACH and DEV_SET alike. */
+#define RDMABLK_NL_TMO_POLICY						\
+	[RDMABLK_ATTR_RECONNECT_DELAY] =				\
+		NLA_POLICY_FULL_RANGE(NLA_U32, &rdmablk_tmo_range),	\
+	[RDMABLK_ATTR_CTRL_LOSS_TMO] =					\
+		NLA_POLICY_FULL_RANGE_SIGNED(NLA_S32, &rdmablk_tmo_range_signed), \
+	[RDMABLK_ATTR_FAST_IO_FAIL_TMO] =				\
+		NLA_POLICY_FULL_RANGE_SIGNED(NLA_S32, &rdmablk_tmo_range_signed), \
+	[RDMABLK_ATTR_KEEPALIVE_TMO] = NLA_POLICY_RANGE(NLA_U32, 1, 3600)
+
 const struct nla_policy rdmablk_nl_attach_policy[RDMABLK_ATTR_MAX + 1] = {
 	[RDMABLK_ATTR_ADDR] = { .type = NLA_NUL_STRING,
 				.len = RDMABLK_ADDR_MAX_LEN - 1 },
@@ -92,24 +102,12 @@ const struct nla_policy rdmablk_nl_attach_policy[RDMABLK_ATTR_MAX + 1] = {
 						    RDMABLK_MAX_QUEUES),
 	[RDMABLK_ATTR_QUEUE_DEPTH] = NLA_POLICY_RANGE(NLA_U32, 1,
 						      RDMABLK_MAX_QUEUE_DEPTH),
-	[RDMABLK_ATTR_RECONNECT_DELAY] =
-		NLA_POLICY_FULL_RANGE(NLA_U32, &rdmablk_tmo_range),
-	[RDMABLK_ATTR_CTRL_LOSS_TMO] =
-		NLA_POLICY_FULL_RANGE_SIGNED(NLA_S32, &rdmablk_tmo_range_signed),
-	[RDMABLK_ATTR_FAST_IO_FAIL_TMO] =
-		NLA_POLICY_FULL_RANGE_SIGNED(NLA_S32, &rdmablk_tmo_range_signed),
-	[RDMABLK_ATTR_KEEPALIVE_TMO] = NLA_POLICY_RANGE(NLA_U32, 1, 3600),
+	RDMABLK_NL_TMO_POLICY,
 };
 
 const struct nla_policy rdmablk_nl_dev_set_policy[RDMABLK_ATTR_MAX + 1] = {
 	[RDMABLK_ATTR_DEV_INDEX] = { .type = NLA_U32 },
-	[RDMABLK_ATTR_RECONNECT_DELAY] =
-		NLA_POLICY_FULL_RANGE(NLA_U32, &rdmablk_tmo_range),
-	[RDMABLK_ATTR_CTRL_LOSS_TMO] =
-		NLA_POLICY_FULL_RANGE_SIGNED(NLA_S32, &rdmablk_tmo_range_signed),
-	[RDMABLK_ATTR_FAST_IO_FAIL_TMO] =
-		NLA_POLICY_FULL_RANGE_SIGNED(NLA_S32, &rdmablk_tmo_range_signed),
-	[RDMABLK_ATTR_KEEPALIVE_TMO] = NLA_POLICY_RANGE(NLA_U32, 1, 3600),
+	RDMABLK_NL_TMO_POLICY,
 };
 
 const struct nla_policy rdmablk_nl_detach_policy[RDMABLK_ATTR_MAX + 1] = {
