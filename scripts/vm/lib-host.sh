@@ -88,6 +88,50 @@ vm_pick_port() {
 	vm_die "no free UDP port found for the guest link"
 }
 
+# vm_link_up SECONDS: a private network namespace holding a bridge with two
+# tap ports, tap0 and tap1, for the two guests' NICs. Sets VM_LINK_NS (the
+# path of the namespace) and VM_LINK_PID (the process keeping it alive; it
+# ends by itself after SECONDS, so an interrupted run leaks nothing for
+# long). The host kernel's bridge moves the frames: a slow guest loses
+# packets (its tap queue overflows), which RDMA's reliable transport
+# recovers, and never stalls its peer. QEMU's UDP socket backend stalled a
+# guest's transmit queue for good under load, which left rxe unable to
+# destroy queue pairs (their packets were stuck in the ring). Returns 1 when
+# namespaces or tap devices cannot be made here.
+vm_link_up() {
+	local ns t
+	VM_LINK_PID='' VM_LINK_NS=''
+	unshare --net sleep "$1" </dev/null >/dev/null 2>&1 &
+	VM_LINK_PID=$!
+	ns=/proc/$VM_LINK_PID/ns/net
+	# unshare execs sleep once the namespace exists.
+	for ((t = 0; t < 50; t++)); do
+		[ "$(readlink "$ns" 2>/dev/null)" != "$(readlink /proc/self/ns/net)" ] && break
+		vm_alive "$VM_LINK_PID" || break
+		sleep 0.1
+	done
+	# shellcheck disable=SC2016 # $t expands in the namespace's shell
+	if ! vm_alive "$VM_LINK_PID" ||
+		! nsenter --net="$ns" sh -e -c '
+			ip link set lo up
+			ip link add br0 type bridge stp_state 0 forward_delay 0
+			for t in tap0 tap1; do
+				ip tuntap add dev $t mode tap
+				ip link set $t master br0 up
+			done
+			ip link set br0 up' >/dev/null 2>&1; then
+		vm_link_down
+		return 1
+	fi
+	VM_LINK_NS=$ns
+	VM_PIDS+=("$VM_LINK_PID")
+}
+
+vm_link_down() {
+	[ -z "${VM_LINK_PID:-}" ] || vm_kill "$VM_LINK_PID"
+	VM_LINK_PID='' VM_LINK_NS=''
+}
+
 # vm_write_conf DIR KEY=VALUE...: the guest's /results/vm.conf.
 vm_write_conf() {
 	local dir=$1 kv v
@@ -103,10 +147,10 @@ vm_write_conf() {
 }
 
 # vm_qemu_argv NAME RESULTS_DIR SHARED_DIR NET SERIAL SMP
-#   NET:    none | udp:LOCAL_PORT:PEER_PORT (a point-to-point link over UDP
-#           on 127.0.0.1: a slow guest loses packets, which RDMA's reliable
-#           transport recovers, instead of stalling its peer's transmit queue
-#           as a TCP-backed socket link does)
+#   NET:    none | tap:IFNAME (a port of the bridge vm_link_up made; QEMU
+#           runs in that namespace) | udp:LOCAL_PORT:PEER_PORT (a
+#           point-to-point link over UDP on 127.0.0.1, where namespaces or
+#           tap devices are not available)
 #   SERIAL: file (console.log in RESULTS_DIR) | stream (stdout + console.log)
 #           | interactive (terminal, Ctrl-A X quits)
 # Sets the array VM_ARGV.
@@ -115,6 +159,12 @@ vm_qemu_argv() {
 	# loglevel=5 keeps the boot console short but still shows WARNING lines
 	# (KERN_WARNING) there, in case a guest dies before saving its dmesg.
 	local append="console=ttyS0 panic=-1 loglevel=5 rdinit=/init"
+	# virtio_net.napi_tx=0: under TCG on a busy host, virtio-net's NAPI
+	# transmit completion stalls a guest's transmit queue for good
+	# (NETDEV WATCHDOG) under heavy RDMA traffic; each stuck skb holds a
+	# reference to its rxe queue pair, so rdma_destroy_qp() then waits 50 s
+	# and WARNs. Without NAPI, transmitted skbs are orphaned at once.
+	append+=" virtio_net.napi_tx=0"
 	append+=" mitigations=off i8042.noaux i8042.nokbd 8250.nr_uarts=1 ${RDMABLK_VM_APPEND:-}"
 	# shellcheck disable=SC2054 # commas separate QEMU sub-options
 	VM_ARGV=(
@@ -132,11 +182,16 @@ vm_qemu_argv() {
 		-fsdev "local,id=fsshared,path=$shared,security_model=none,multidevs=remap"
 		-device virtio-9p-pci,fsdev=fsshared,mount_tag=shared
 	)
+	[ "$name" = target ] && mac=52:54:00:c0:02:01 || mac=52:54:00:c0:02:02
 	case $net in
 	none) ;;
+	tap:*)
+		VM_ARGV=(nsenter --net="$VM_LINK_NS" -- "${VM_ARGV[@]}"
+			-netdev "tap,id=n0,ifname=${net#tap:},script=no,downscript=no"
+			-device "virtio-net-pci,netdev=n0,mac=$mac")
+		;;
 	udp:*)
 		local ports=${net#udp:}
-		[ "$name" = target ] && mac=52:54:00:c0:02:01 || mac=52:54:00:c0:02:02
 		VM_ARGV+=(-netdev "socket,id=n0,udp=127.0.0.1:${ports#*:},localaddr=127.0.0.1:${ports%%:*}"
 			-device "virtio-net-pci,netdev=n0,mac=$mac")
 		;;
@@ -162,6 +217,29 @@ vm_start() {
 	"${VM_ARGV[@]}" </dev/null >"$2/qemu.log" 2>&1 &
 	VM_PID=$!
 	VM_PIDS+=("$VM_PID")
+}
+
+# vm_start_udp_pair LOGDIR SMP: boot target and initiator joined by a UDP
+# socket link. Sets pids.
+vm_start_udp_pair() {
+	local _ port port2
+	for _ in 1 2 3 4 5; do
+		port=$(vm_pick_port)
+		port2=$(vm_pick_port)
+		[ "$port" != "$port2" ] || continue
+		vm_start target "$1/target" "$1/shared" "udp:$port:$port2" "$2"
+		pids=("$VM_PID")
+		vm_start initiator "$1/initiator" "$1/shared" "udp:$port2:$port" "$2"
+		pids+=("$VM_PID")
+		# A port taken meanwhile makes QEMU exit at once: retry.
+		sleep 0.5
+		if vm_alive "${pids[0]}" && vm_alive "${pids[1]}"; then
+			break
+		fi
+		kill "${pids[@]}" 2>/dev/null || true
+		wait "${pids[@]}" 2>/dev/null || true
+		grep -qs 'in use' "$1/target/qemu.log" "$1/initiator/qemu.log" || break
+	done
 }
 
 # vm_kill PID...: stop QEMU processes (TERM, then KILL after 2 s).
@@ -273,7 +351,7 @@ vm_run_test() {
 	esac
 
 	if [ "${#VM_REASONS[@]}" -eq 0 ]; then
-		local deadline=$(($(date +%s) + timeout)) role dir func smp port='' net
+		local deadline=$(($(date +%s) + timeout)) role dir func smp
 		for role in "${roles[@]}"; do
 			if [ "$mode" = one ]; then dir=$logdir; else dir=$logdir/$role; fi
 			mkdir -p "$dir"
@@ -293,24 +371,15 @@ vm_run_test() {
 			pids=("$VM_PID")
 		else
 			smp=${RDMABLK_VM_SMP:-1}
-			local _ port2
-			for _ in 1 2 3 4 5; do
-				port=$(vm_pick_port)
-				port2=$(vm_pick_port)
-				[ "$port" != "$port2" ] || continue
-				vm_start target "$logdir/target" "$logdir/shared" "udp:$port:$port2" "$smp"
+			if vm_link_up $((timeout + 60)); then
+				vm_start target "$logdir/target" "$logdir/shared" tap:tap0 "$smp"
 				pids=("$VM_PID")
-				vm_start initiator "$logdir/initiator" "$logdir/shared" "udp:$port2:$port" "$smp"
+				vm_start initiator "$logdir/initiator" "$logdir/shared" tap:tap1 "$smp"
 				pids+=("$VM_PID")
-				# A port taken meanwhile makes QEMU exit at once: retry.
-				sleep 0.5
-				if vm_alive "${pids[0]}" && vm_alive "${pids[1]}"; then
-					break
-				fi
-				kill "${pids[@]}" 2>/dev/null || true
-				wait "${pids[@]}" 2>/dev/null || true
-				grep -qs 'in use' "$logdir/target/qemu.log" "$logdir/initiator/qemu.log" || break
-			done
+			else
+				echo "vm: no network namespace or tap device here; joining the guests over UDP" >&2
+				vm_start_udp_pair "$logdir" "$smp"
+			fi
 		fi
 		vm_wait_guests "$deadline" "$logdir" "${pids[@]}"
 		for role in "${roles[@]}"; do
@@ -362,5 +431,6 @@ vm_wait_guests() {
 		sleep 0.2
 	done
 	for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+	vm_link_down
 	VM_PIDS=()
 }
