@@ -10,9 +10,13 @@
  *    connections, drops the list's reference and waits for the last
  *    connection to let go before the backing device is closed. So a
  *    removed export's device is never touched again once removal returns.
+ *  - rdmablk_exports_gen counts changes of the list, for discovery. It is
+ *    changed under rdmablk_exports_lock, so a discovery log taken under
+ *    the lock reports the generation that matches its entries.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/atomic.h>
 #include <linux/blkdev.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
@@ -21,6 +25,56 @@
 
 static LIST_HEAD(rdmablk_exports);
 static DEFINE_MUTEX(rdmablk_exports_lock);
+static atomic64_t rdmablk_exports_gen = ATOMIC64_INIT(1);
+
+/**
+ * rdmablk_exports_generation() - the export list's generation
+ *
+ * Return: a number that changes whenever an export is added or removed.
+ */
+u64 rdmablk_exports_generation(void)
+{
+	return atomic64_read(&rdmablk_exports_gen);
+}
+
+/**
+ * rdmablk_export_disc_log() - the exports a host may see, for discovery
+ * @hostid: the asking host
+ * @start: index, among the exports @hostid may see, of the first to report
+ * @entries: room for @max entries; may be NULL when @max is 0
+ * @max: most entries to report
+ * @generation: the list's generation the result belongs to
+ * @total: how many exports @hostid may see
+ *
+ * Return: entries written.
+ */
+u32 rdmablk_export_disc_log(const u8 *hostid, u32 start,
+			    struct rdmablk_disc_entry *entries, u32 max,
+			    u64 *generation, u32 *total)
+{
+	struct rdmablk_disc_entry_info info;
+	struct rdmablk_export *exp;
+	u32 visible = 0, count = 0;
+
+	mutex_lock(&rdmablk_exports_lock);
+	*generation = atomic64_read(&rdmablk_exports_gen);
+	list_for_each_entry(exp, &rdmablk_exports, node) {
+		if (!rdmablk_export_allows(exp, hostid))
+			continue;
+		if (visible++ < start || count >= max)
+			continue;
+		strscpy(info.name, exp->name, sizeof(info.name));
+		memcpy(info.uuid, exp->uuid, sizeof(info.uuid));
+		info.size = exp->params.size;
+		info.logical_block_size = exp->params.logical_block_size;
+		info.physical_block_size = exp->physical_block_size;
+		info.flags = exp->params.flags;
+		rdmablk_disc_entry_encode(&entries[count++], &info);
+	}
+	mutex_unlock(&rdmablk_exports_lock);
+	*total = visible;
+	return count;
+}
 
 static struct rdmablk_export *rdmablk_export_find(const char *name)
 {
@@ -189,7 +243,9 @@ int rdmablk_export_add(const struct rdmablk_export_req *req,
 	}
 	rdmablk_export_set_params(exp, read_only);
 	list_add_tail(&exp->node, &rdmablk_exports);
+	atomic64_inc(&rdmablk_exports_gen);
 	mutex_unlock(&rdmablk_exports_lock);
+	rdmablk_tconn_disc_notify();
 
 	pr_info("export %s: %s, %llu bytes%s\n", exp->name, exp->path,
 		exp->params.size, read_only ? ", read-only" : "");
@@ -299,8 +355,10 @@ void rdmablk_exports_exit(void)
 		mutex_lock(&rdmablk_exports_lock);
 		exp = list_first_entry_or_null(&rdmablk_exports,
 					       struct rdmablk_export, node);
-		if (exp)
+		if (exp) {
 			list_del(&exp->node);
+			atomic64_inc(&rdmablk_exports_gen);
+		}
 		mutex_unlock(&rdmablk_exports_lock);
 		if (!exp)
 			break;

@@ -22,7 +22,12 @@ void rdmablk_proto_build_checks(void)
 	BUILD_BUG_ON(sizeof(struct rdmablk_open_req) != 96);
 	BUILD_BUG_ON(sizeof(struct rdmablk_rsp) != 16);
 	BUILD_BUG_ON(sizeof(struct rdmablk_open_rsp) != 64);
+	BUILD_BUG_ON(sizeof(struct rdmablk_disc_req) != 32);
+	BUILD_BUG_ON(sizeof(struct rdmablk_disc_log) != 32);
+	BUILD_BUG_ON(sizeof(struct rdmablk_disc_entry) != 128);
 	BUILD_BUG_ON(sizeof(struct rdmablk_open_req) > RDMABLK_INLINE_MAX);
+	BUILD_BUG_ON(sizeof(struct rdmablk_disc_req) > RDMABLK_INLINE_MAX);
+	BUILD_BUG_ON(RDMABLK_DISC_RSP_SIZE > 4096);
 	/* Connect private data must fit InfiniBand CM's 56 usable bytes. */
 	BUILD_BUG_ON(sizeof(struct rdmablk_conn_req) > 56);
 }
@@ -65,6 +70,9 @@ int rdmablk_conn_req_decode(const void *data, size_t len,
 		return RDMABLK_REJ_QUEUE_DEPTH;
 	p->flags = le32_to_cpu(req->flags);
 	p->keepalive_ms = le32_to_cpu(req->keepalive_ms);
+	/* Keep-alive is how a vanished discovery client is noticed. */
+	if ((p->flags & RDMABLK_CONN_DISCOVERY) && !p->keepalive_ms)
+		return RDMABLK_REJ_INVALID;
 	return 0;
 }
 
@@ -349,4 +357,53 @@ int rdmablk_status_to_errno(u16 status)
 	default:
 		return -EPROTO;
 	}
+}
+
+/**
+ * rdmablk_disc_req_decode() - check and decode a discovery request
+ * @c: the command carrying it
+ * @data: its inline payload, untrusted
+ * @len: bytes of inline payload received
+ * @r: result
+ *
+ * Return: RDMABLK_S_OK, or RDMABLK_S_INVALID.
+ */
+enum rdmablk_status rdmablk_disc_req_decode(const struct rdmablk_cmd_info *c,
+					    const void *data, u32 len,
+					    struct rdmablk_disc_req_info *r)
+{
+	const struct rdmablk_disc_req *req = data;
+
+	if (c->flags != RDMABLK_CMD_INLINE || c->length || c->offset ||
+	    c->addr || c->rkey || len != sizeof(*req))
+		return RDMABLK_S_INVALID;
+	memcpy(r->hostid, req->hostid, sizeof(r->hostid));
+	r->generation = le64_to_cpu(req->generation);
+	r->start = le32_to_cpu(req->start);
+	if (c->opcode == RDMABLK_OP_DISC_LOG && r->generation)
+		return RDMABLK_S_INVALID;
+	if (c->opcode == RDMABLK_OP_DISC_WAIT && r->start)
+		return RDMABLK_S_INVALID;
+	return RDMABLK_S_OK;
+}
+
+void rdmablk_disc_log_encode(struct rdmablk_disc_log *log, u64 generation,
+			     u32 total, u32 count)
+{
+	memset(log, 0, sizeof(*log));
+	log->generation = cpu_to_le64(generation);
+	log->total = cpu_to_le32(total);
+	log->count = cpu_to_le32(count);
+}
+
+void rdmablk_disc_entry_encode(struct rdmablk_disc_entry *e,
+			       const struct rdmablk_disc_entry_info *info)
+{
+	memset(e, 0, sizeof(*e));
+	strscpy(e->name, info->name, sizeof(e->name));
+	memcpy(e->uuid, info->uuid, sizeof(e->uuid));
+	e->size = cpu_to_le64(info->size);
+	e->logical_block_size = cpu_to_le32(info->logical_block_size);
+	e->physical_block_size = cpu_to_le32(info->physical_block_size);
+	e->flags = cpu_to_le32(info->flags);
 }

@@ -96,6 +96,36 @@ struct rdmablk_open_info {
 	u32 discard_granularity;
 };
 
+/**
+ * struct rdmablk_disc_req_info - a decoded discovery request
+ * @hostid: the asking host
+ * @generation: DISC_WAIT: generation the host has seen
+ * @start: DISC_LOG: first entry wanted
+ */
+struct rdmablk_disc_req_info {
+	u8 hostid[RDMABLK_UUID_SIZE];
+	u64 generation;
+	u32 start;
+};
+
+/**
+ * struct rdmablk_disc_entry_info - one export as discovery lists it
+ * @name: export name
+ * @uuid: export UUID
+ * @size: bytes
+ * @logical_block_size: bytes
+ * @physical_block_size: bytes
+ * @flags: RDMABLK_EXP_*
+ */
+struct rdmablk_disc_entry_info {
+	char name[RDMABLK_EXPORT_NAME_MAX];
+	u8 uuid[RDMABLK_UUID_SIZE];
+	u64 size;
+	u32 logical_block_size;
+	u32 physical_block_size;
+	u32 flags;
+};
+
 void rdmablk_proto_build_checks(void);
 
 void rdmablk_conn_req_encode(struct rdmablk_conn_req *req,
@@ -123,6 +153,14 @@ void rdmablk_open_rsp_encode(struct rdmablk_open_rsp *rsp,
 int rdmablk_open_rsp_decode(const struct rdmablk_open_rsp *rsp,
 			    struct rdmablk_open_info *info);
 bool rdmablk_export_name_valid(const char *name);
+
+enum rdmablk_status rdmablk_disc_req_decode(const struct rdmablk_cmd_info *c,
+					    const void *data, u32 len,
+					    struct rdmablk_disc_req_info *r);
+void rdmablk_disc_log_encode(struct rdmablk_disc_log *log, u64 generation,
+			     u32 total, u32 count);
+void rdmablk_disc_entry_encode(struct rdmablk_disc_entry *e,
+			       const struct rdmablk_disc_entry_info *info);
 
 const char *rdmablk_status_str(u16 status);
 int rdmablk_status_to_errno(u16 status);

@@ -292,6 +292,99 @@ static void rdmablk_open_rsp_checks(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rdmablk_open_rsp_decode(&wire, &out), -EPROTO);
 }
 
+static void rdmablk_conn_req_discovery(struct kunit *test)
+{
+	struct rdmablk_conn_params in = {
+		.version = RDMABLK_PROTO_VERSION, .queue_depth = 4,
+		.flags = RDMABLK_CONN_DISCOVERY, .keepalive_ms = 5000,
+	}, out;
+	struct rdmablk_conn_req wire;
+
+	rdmablk_conn_req_encode(&wire, &in);
+	KUNIT_ASSERT_EQ(test, rdmablk_conn_req_decode(&wire, sizeof(wire), &out), 0);
+	KUNIT_EXPECT_EQ(test, out.flags, (u32)RDMABLK_CONN_DISCOVERY);
+	/* A discovery session nobody keeps alive could never be reaped. */
+	in.keepalive_ms = 0;
+	rdmablk_conn_req_encode(&wire, &in);
+	KUNIT_EXPECT_EQ(test, rdmablk_conn_req_decode(&wire, sizeof(wire), &out),
+			RDMABLK_REJ_INVALID);
+}
+
+static void rdmablk_disc_req_checks(struct kunit *test)
+{
+	struct rdmablk_cmd_info log = {
+		.opcode = RDMABLK_OP_DISC_LOG, .flags = RDMABLK_CMD_INLINE,
+	}, wait = log, bad;
+	struct rdmablk_disc_req wire = {
+		.hostid = { 9, 8, 7, 6, 5, 4, 3, 2, 1 },
+		.start = cpu_to_le32(30),
+	};
+	struct rdmablk_disc_req_info out;
+
+	wait.opcode = RDMABLK_OP_DISC_WAIT;
+	KUNIT_ASSERT_EQ(test, rdmablk_disc_req_decode(&log, &wire, sizeof(wire), &out),
+			RDMABLK_S_OK);
+	KUNIT_EXPECT_EQ(test, out.start, 30U);
+	KUNIT_EXPECT_EQ(test, memcmp(out.hostid, wire.hostid, sizeof(out.hostid)), 0);
+	/* Short, long or missing payload. */
+	KUNIT_EXPECT_EQ(test, rdmablk_disc_req_decode(&log, &wire, sizeof(wire) - 1, &out),
+			RDMABLK_S_INVALID);
+	KUNIT_EXPECT_EQ(test, rdmablk_disc_req_decode(&log, &wire, sizeof(wire) + 1, &out),
+			RDMABLK_S_INVALID);
+	bad = log;
+	bad.flags = 0;
+	KUNIT_EXPECT_EQ(test, rdmablk_disc_req_decode(&bad, &wire, sizeof(wire), &out),
+			RDMABLK_S_INVALID);
+	/* Fields that mean nothing here must be zero. */
+	bad = log;
+	bad.rkey = 1;
+	KUNIT_EXPECT_EQ(test, rdmablk_disc_req_decode(&bad, &wire, sizeof(wire), &out),
+			RDMABLK_S_INVALID);
+	bad = log;
+	bad.length = 4096;
+	KUNIT_EXPECT_EQ(test, rdmablk_disc_req_decode(&bad, &wire, sizeof(wire), &out),
+			RDMABLK_S_INVALID);
+	/* WAIT takes a generation, not a start index; LOG the reverse. */
+	KUNIT_EXPECT_EQ(test, rdmablk_disc_req_decode(&wait, &wire, sizeof(wire), &out),
+			RDMABLK_S_INVALID);
+	wire.start = 0;
+	wire.generation = cpu_to_le64(0x1122334455ULL);
+	KUNIT_ASSERT_EQ(test, rdmablk_disc_req_decode(&wait, &wire, sizeof(wire), &out),
+			RDMABLK_S_OK);
+	KUNIT_EXPECT_EQ(test, out.generation, 0x1122334455ULL);
+	KUNIT_EXPECT_EQ(test, rdmablk_disc_req_decode(&log, &wire, sizeof(wire), &out),
+			RDMABLK_S_INVALID);
+}
+
+static void rdmablk_disc_log_layout(struct kunit *test)
+{
+	struct rdmablk_disc_entry_info info = {
+		.name = "db1", .uuid = { 0xaa, [15] = 0xbb },
+		.size = 0x0102030405ULL, .logical_block_size = 512,
+		.physical_block_size = 4096, .flags = RDMABLK_EXP_READ_ONLY,
+	};
+	struct rdmablk_disc_entry e;
+	struct rdmablk_disc_log log;
+	const u8 *raw = (const u8 *)&e;
+
+	memset(&e, 0xff, sizeof(e));
+	rdmablk_disc_entry_encode(&e, &info);
+	KUNIT_EXPECT_STREQ(test, e.name, "db1");
+	/* NUL-padded, reserved zero: nothing of the old buffer leaks. */
+	KUNIT_EXPECT_EQ(test, raw[RDMABLK_EXPORT_NAME_MAX - 1], 0);
+	KUNIT_EXPECT_EQ(test, raw[sizeof(e) - 1], 0);
+	KUNIT_EXPECT_EQ(test, raw[64], 0xaa);
+	KUNIT_EXPECT_EQ(test, raw[80], 0x05);	/* size, little endian */
+	KUNIT_EXPECT_EQ(test, raw[84], 0x01);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(e.physical_block_size), 4096U);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(e.flags), (u32)RDMABLK_EXP_READ_ONLY);
+
+	rdmablk_disc_log_encode(&log, 7, 31, 30);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(log.generation), 7ULL);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(log.total), 31U);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(log.count), 30U);
+}
+
 static void rdmablk_export_name_test(struct kunit *test)
 {
 	char longname[RDMABLK_EXPORT_NAME_MAX + 1];
@@ -329,6 +422,9 @@ static struct kunit_case rdmablk_proto_test_cases[] = {
 	KUNIT_CASE(rdmablk_cmd_roundtrip),
 	KUNIT_CASE_PARAM(rdmablk_cmd_check_test, cmd_gen_params),
 	KUNIT_CASE(rdmablk_open_rsp_checks),
+	KUNIT_CASE(rdmablk_conn_req_discovery),
+	KUNIT_CASE(rdmablk_disc_req_checks),
+	KUNIT_CASE(rdmablk_disc_log_layout),
 	KUNIT_CASE(rdmablk_export_name_test),
 	KUNIT_CASE(rdmablk_status_test),
 	{}

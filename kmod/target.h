@@ -91,11 +91,16 @@ int rdmablk_export_get(unsigned long idx, struct rdmablk_export_info *info);
 struct rdmablk_export *rdmablk_export_lookup(const char *name);
 void rdmablk_export_put(struct rdmablk_export *exp);
 void rdmablk_exports_exit(void);
+u64 rdmablk_exports_generation(void);
+u32 rdmablk_export_disc_log(const u8 *hostid, u32 start,
+			    struct rdmablk_disc_entry *entries, u32 max,
+			    u64 *generation, u32 *total);
 
 /* tconn.c */
 int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev);
 int rdmablk_tconn_cm_event(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev);
 void rdmablk_tconn_close_export(struct rdmablk_export *exp);
+void rdmablk_tconn_disc_notify(void);
 int rdmablk_target_init(void);
 void rdmablk_target_exit(void);
 

@@ -7,14 +7,20 @@
  *
  * Locking and lifetime:
  *  - rdmablk_tconns_lock (spinlock) protects rdmablk_tconns, the list of
- *    every connection, used at device removal and module unload.
+ *    every connection, used at device removal and module unload, and
+ *    rdmablk_disc_conns, the discovery sessions told of export changes.
  *  - tconn->lock (spinlock, taken from bio completion, so irq-safe)
- *    protects @free_reqs, @nr_free, @pending and @outstanding.
+ *    protects @free_reqs, @nr_free, @pending, @outstanding and the
+ *    discovery session's waiting command (@disc_wait and what it asked).
  *  - The CQ is polled from a workqueue (IB_POLL_WORKQUEUE), so command
  *    handling may sleep (bio and SG allocation, export lookup). Receive
  *    completions of one connection are handled one at a time, so @exp is
  *    written (at OPEN) and read without a lock there; teardown reads it
  *    after the QP is drained.
+ *  - A discovery session (RDMABLK_CONN_DISCOVERY) opens no export; it
+ *    answers DISC_LOG at once and holds one DISC_WAIT until the export
+ *    list's generation moves, which rdmablk_tconn_disc_notify() signals
+ *    through @disc_work.
  *  - A connection is torn down once, by rdmablk_tconn_release() on
  *    rdmablk_wq, scheduled by rdmablk_tconn_close() (idempotent through
  *    RDMABLK_TCONN_CLOSING). It disconnects, drains the QP, waits for every
@@ -77,7 +83,8 @@ struct rdmablk_trecv {
  * @cmd: the decoded command
  * @recv: receive buffer still holding an inline payload, else NULL
  * @rsp: response buffer (struct rdmablk_rsp, for OPEN followed by
- *	 struct rdmablk_open_rsp)
+ *	 struct rdmablk_open_rsp, for discovery by a struct rdmablk_disc_log)
+ * @rsp_extra: bytes after struct rdmablk_rsp a successful answer carries
  * @rsp_dma: its DMA address
  * @rsp_sge: response SGE
  * @rsp_wr: response SEND
@@ -95,6 +102,7 @@ struct rdmablk_treq {
 	struct rdmablk_cmd_info cmd;
 	struct rdmablk_trecv *recv;
 	void *rsp;
+	u32 rsp_extra;
 	u64 rsp_dma;
 	struct ib_sge rsp_sge;
 	struct ib_send_wr rsp_wr;
@@ -119,6 +127,8 @@ struct rdmablk_treq {
  * @params: negotiated at connect
  * @exp: export opened by OPEN, NULL before
  * @exp_node: entry in @exp->conns
+ * @disc_node: entry in rdmablk_disc_conns (discovery sessions)
+ * @rsp_size: bytes of each response buffer
  * @recvs: @nr_recvs receive buffers
  * @nr_recvs: count
  * @reqs: @nr_reqs request contexts
@@ -128,6 +138,9 @@ struct rdmablk_treq {
  * @nr_free: their number
  * @pending: receives waiting for a free request context
  * @outstanding: commands received and not answered yet
+ * @disc_wait: the DISC_WAIT being held, or NULL
+ * @disc_gen: the generation @disc_wait's host has seen
+ * @disc_hostid: the host @disc_wait asks for
  * @wq: teardown waits here for request contexts to come back
  * @flags: RDMABLK_TCONN_*
  * @release_work: teardown
@@ -135,6 +148,7 @@ struct rdmablk_treq {
  * @ka_work: drops the connection when the initiator fell silent
  * @open_work: drops the connection when no export was opened in time
  *	(abandoned connects, idle hostile peers)
+ * @disc_work: answers @disc_wait once the export list changed
  */
 struct rdmablk_tconn {
 	struct list_head node;
@@ -147,6 +161,8 @@ struct rdmablk_tconn {
 	struct rdmablk_conn_params params;
 	struct rdmablk_export *exp;
 	struct list_head exp_node;
+	struct list_head disc_node;
+	u32 rsp_size;
 	struct rdmablk_trecv *recvs;
 	unsigned int nr_recvs;
 	struct rdmablk_treq *reqs;
@@ -157,6 +173,9 @@ struct rdmablk_tconn {
 	unsigned int nr_free;
 	struct list_head pending;
 	unsigned int outstanding;
+	struct rdmablk_treq *disc_wait;
+	u64 disc_gen;
+	u8 disc_hostid[RDMABLK_UUID_SIZE];
 
 	wait_queue_head_t wq;
 	unsigned long flags;
@@ -164,9 +183,11 @@ struct rdmablk_tconn {
 	unsigned long last_rx;
 	struct delayed_work ka_work;
 	struct delayed_work open_work;
+	struct work_struct disc_work;
 };
 
 static LIST_HEAD(rdmablk_tconns);
+static LIST_HEAD(rdmablk_disc_conns);
 static DEFINE_SPINLOCK(rdmablk_tconns_lock);
 
 #define tconn_err_ratelimited(conn, fmt, ...)				\
@@ -296,8 +317,8 @@ static void rdmablk_treq_respond(struct rdmablk_treq *req)
 	rsp->tag = cpu_to_le16(req->cmd.tag);
 	rsp->status = cpu_to_le16(req->status);
 	req->rsp_sge.length = sizeof(*rsp);
-	if (req->cmd.opcode == RDMABLK_OP_OPEN && req->status == RDMABLK_S_OK)
-		req->rsp_sge.length += sizeof(struct rdmablk_open_rsp);
+	if (req->status == RDMABLK_S_OK)
+		req->rsp_sge.length += req->rsp_extra;
 	ib_dma_sync_single_for_device(conn->dev, req->rsp_dma,
 				      req->rsp_sge.length, DMA_TO_DEVICE);
 
@@ -549,6 +570,7 @@ static u16 rdmablk_tconn_open(struct rdmablk_tconn *conn,
 	}
 	WRITE_ONCE(conn->exp, exp);
 
+	req->rsp_extra = sizeof(*wire);
 	memcpy(info.uuid, exp->uuid, sizeof(info.uuid));
 	info.size = exp->params.size;
 	info.logical_block_size = exp->params.logical_block_size;
@@ -560,6 +582,119 @@ static u16 rdmablk_tconn_open(struct rdmablk_tconn *conn,
 	return RDMABLK_S_OK;
 }
 
+/* A page of the export list, as the asking host may see it. */
+static u16 rdmablk_tconn_disc_log(struct rdmablk_treq *req,
+				  const struct rdmablk_disc_req_info *dreq)
+{
+	struct rdmablk_disc_log *log = req->rsp + sizeof(struct rdmablk_rsp);
+	struct rdmablk_disc_entry *entries = (void *)(log + 1);
+	u32 count, total;
+	u64 gen;
+
+	count = rdmablk_export_disc_log(dreq->hostid, dreq->start, entries,
+					RDMABLK_DISC_MAX_ENTRIES, &gen, &total);
+	rdmablk_disc_log_encode(log, gen, total, count);
+	req->rsp_extra = sizeof(*log) + count * sizeof(*entries);
+	return RDMABLK_S_OK;
+}
+
+/* Answer the held DISC_WAIT if the export list moved on since. */
+static void rdmablk_tconn_disc_work(struct work_struct *work)
+{
+	struct rdmablk_tconn *conn = container_of(work, struct rdmablk_tconn,
+						  disc_work);
+	struct rdmablk_disc_req_info dreq = {};
+	struct rdmablk_treq *req = NULL;
+	unsigned long flags;
+	u32 total;
+	u64 gen;
+
+	spin_lock_irqsave(&conn->lock, flags);
+	if (conn->disc_wait) {
+		memcpy(dreq.hostid, conn->disc_hostid, sizeof(dreq.hostid));
+		dreq.generation = conn->disc_gen;
+	}
+	spin_unlock_irqrestore(&conn->lock, flags);
+	rdmablk_export_disc_log(dreq.hostid, 0, NULL, 0, &gen, &total);
+
+	spin_lock_irqsave(&conn->lock, flags);
+	if (conn->disc_wait && conn->disc_gen != gen) {
+		req = conn->disc_wait;
+		conn->disc_wait = NULL;
+	}
+	spin_unlock_irqrestore(&conn->lock, flags);
+	if (!req)
+		return;
+
+	rdmablk_disc_log_encode(req->rsp + sizeof(struct rdmablk_rsp), gen,
+				total, 0);
+	req->rsp_extra = sizeof(struct rdmablk_disc_log);
+	req->status = RDMABLK_S_OK;
+	rdmablk_treq_respond(req);
+}
+
+/**
+ * rdmablk_tconn_disc_notify() - the export list changed: wake discovery
+ *	sessions waiting for that
+ */
+void rdmablk_tconn_disc_notify(void)
+{
+	struct rdmablk_tconn *conn;
+
+	spin_lock(&rdmablk_tconns_lock);
+	list_for_each_entry(conn, &rdmablk_disc_conns, disc_node)
+		queue_work(rdmablk_wq, &conn->disc_work);
+	spin_unlock(&rdmablk_tconns_lock);
+}
+
+static void rdmablk_tconn_disc_handle(struct rdmablk_tconn *conn,
+				      struct rdmablk_treq *req,
+				      struct rdmablk_trecv *recv,
+				      u32 inline_len)
+{
+	struct rdmablk_disc_req_info dreq;
+	unsigned long flags;
+	bool busy = false;
+
+	switch (req->cmd.opcode) {
+	case RDMABLK_OP_DISC_LOG:
+		req->status = rdmablk_disc_req_decode(&req->cmd,
+						      page_address(recv->page),
+						      inline_len, &dreq);
+		if (req->status == RDMABLK_S_OK)
+			req->status = rdmablk_tconn_disc_log(req, &dreq);
+		break;
+	case RDMABLK_OP_DISC_WAIT:
+		req->status = rdmablk_disc_req_decode(&req->cmd,
+						      page_address(recv->page),
+						      inline_len, &dreq);
+		if (req->status != RDMABLK_S_OK)
+			break;
+		spin_lock_irqsave(&conn->lock, flags);
+		if (conn->disc_wait) {
+			busy = true;
+		} else {
+			conn->disc_wait = req;
+			conn->disc_gen = dreq.generation;
+			memcpy(conn->disc_hostid, dreq.hostid,
+			       sizeof(conn->disc_hostid));
+		}
+		spin_unlock_irqrestore(&conn->lock, flags);
+		if (busy) {
+			req->status = RDMABLK_S_INVALID;
+			break;
+		}
+		/* Answered now if the host is behind already, else later. */
+		queue_work(rdmablk_wq, &conn->disc_work);
+		return;
+	default:
+		/* No OPEN, no I/O on a discovery session. */
+		req->status = RDMABLK_S_INVALID;
+		break;
+	}
+	rdmablk_treq_respond(req);
+}
+
 static void rdmablk_tconn_handle(struct rdmablk_tconn *conn,
 				 struct rdmablk_treq *req,
 				 struct rdmablk_trecv *recv)
@@ -568,7 +703,13 @@ static void rdmablk_tconn_handle(struct rdmablk_tconn *conn,
 
 	rdmablk_cmd_decode(recv->cmd, &req->cmd);
 	req->recv = recv;
+	req->rsp_extra = 0;
 
+	if ((conn->params.flags & RDMABLK_CONN_DISCOVERY) &&
+	    req->cmd.opcode != RDMABLK_OP_KEEPALIVE) {
+		rdmablk_tconn_disc_handle(conn, req, recv, inline_len);
+		return;
+	}
 	if (req->cmd.opcode == RDMABLK_OP_OPEN) {
 		req->status = rdmablk_tconn_open(conn, req, recv, inline_len);
 		rdmablk_treq_respond(req);
@@ -681,7 +822,7 @@ static void rdmablk_tconn_free_bufs(struct rdmablk_tconn *conn)
 
 		if (req->rsp_dma)
 			ib_dma_unmap_single(conn->dev, req->rsp_dma,
-					    RDMABLK_RSP_BUF_SIZE, DMA_TO_DEVICE);
+					    conn->rsp_size, DMA_TO_DEVICE);
 		kfree(req->rsp);
 	}
 	kfree(conn->reqs);
@@ -730,12 +871,11 @@ static int rdmablk_tconn_alloc_bufs(struct rdmablk_tconn *conn)
 		struct rdmablk_treq *req = &conn->reqs[i];
 
 		req->conn = conn;
-		req->rsp = kzalloc(RDMABLK_RSP_BUF_SIZE, GFP_KERNEL);
+		req->rsp = kzalloc(conn->rsp_size, GFP_KERNEL);
 		if (!req->rsp)
 			goto out_free;
 		req->rsp_dma = ib_dma_map_single(conn->dev, req->rsp,
-						 RDMABLK_RSP_BUF_SIZE,
-						 DMA_TO_DEVICE);
+						 conn->rsp_size, DMA_TO_DEVICE);
 		if (ib_dma_mapping_error(conn->dev, req->rsp_dma)) {
 			req->rsp_dma = 0;
 			goto out_free;
@@ -857,11 +997,25 @@ static void rdmablk_tconn_release(struct work_struct *work)
 	struct rdmablk_tconn *conn = container_of(work, struct rdmablk_tconn,
 						  release_work);
 	struct rdmablk_export *exp = conn->exp;
+	struct rdmablk_treq *wait;
 
+	/* No export change reaches the session once it is off the list. */
+	spin_lock(&rdmablk_tconns_lock);
+	list_del_init(&conn->disc_node);
+	spin_unlock(&rdmablk_tconns_lock);
+	cancel_work_sync(&conn->disc_work);
 	cancel_delayed_work_sync(&conn->ka_work);
 	cancel_delayed_work_sync(&conn->open_work);
 	rdma_disconnect(conn->cm_id);
 	ib_drain_qp(conn->qp);
+	/* A DISC_WAIT handled before the drain may have queued it again. */
+	cancel_work_sync(&conn->disc_work);
+	spin_lock_irq(&conn->lock);
+	wait = conn->disc_wait;
+	conn->disc_wait = NULL;
+	spin_unlock_irq(&conn->lock);
+	if (wait)
+		rdmablk_treq_free(wait);
 	/* A bio still in flight answers into the drained QP, then frees. */
 	wait_event(conn->wq, READ_ONCE(conn->nr_free) == conn->nr_reqs);
 
@@ -926,10 +1080,12 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	INIT_LIST_HEAD(&conn->free_reqs);
 	INIT_LIST_HEAD(&conn->pending);
 	INIT_LIST_HEAD(&conn->exp_node);
+	INIT_LIST_HEAD(&conn->disc_node);
 	init_waitqueue_head(&conn->wq);
 	INIT_WORK(&conn->release_work, rdmablk_tconn_release);
 	INIT_DELAYED_WORK(&conn->ka_work, rdmablk_tconn_ka_work);
 	INIT_DELAYED_WORK(&conn->open_work, rdmablk_tconn_open_work);
+	INIT_WORK(&conn->disc_work, rdmablk_tconn_disc_work);
 
 	conn->params = req;
 	/* A hostile interval must not turn the timer into a busy loop. */
@@ -938,7 +1094,15 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 						    RDMABLK_MAX_TMO * 1000U);
 	conn->params.queue_depth = min_t(u16, req.queue_depth,
 					 RDMABLK_TARGET_MAX_QD);
-	conn->params.flags = req.flags & RDMABLK_CONN_REMOTE_INV;
+	conn->params.flags = req.flags & (RDMABLK_CONN_REMOTE_INV |
+					  RDMABLK_CONN_DISCOVERY);
+	conn->rsp_size = RDMABLK_RSP_BUF_SIZE;
+	if (conn->params.flags & RDMABLK_CONN_DISCOVERY) {
+		conn->params.flags &= ~RDMABLK_CONN_REMOTE_INV;
+		conn->params.queue_depth = min_t(u16, req.queue_depth,
+						 RDMABLK_DISC_QUEUE_DEPTH);
+		conn->rsp_size = RDMABLK_DISC_RSP_SIZE;
+	}
 	conn->params.max_queues = RDMABLK_MAX_QUEUES;
 	conn->params.max_io_size = RDMABLK_MAX_IO_SIZE;
 	conn->params.inline_max = RDMABLK_INLINE_MAX;
@@ -965,12 +1129,16 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 
 	cm_id->context = conn;
 	conn->last_rx = jiffies;
-	queue_delayed_work(rdmablk_wq, &conn->open_work, RDMABLK_OPEN_TIMEOUT);
+	if (!(conn->params.flags & RDMABLK_CONN_DISCOVERY))
+		queue_delayed_work(rdmablk_wq, &conn->open_work,
+				   RDMABLK_OPEN_TIMEOUT);
 	if (conn->params.keepalive_ms)
 		queue_delayed_work(rdmablk_wq, &conn->ka_work,
 				   msecs_to_jiffies(conn->params.keepalive_ms));
 	spin_lock(&rdmablk_tconns_lock);
 	list_add_tail(&conn->node, &rdmablk_tconns);
+	if (conn->params.flags & RDMABLK_CONN_DISCOVERY)
+		list_add_tail(&conn->disc_node, &rdmablk_disc_conns);
 	spin_unlock(&rdmablk_tconns_lock);
 
 	rdmablk_conn_rep_encode(&rep, &conn->params);

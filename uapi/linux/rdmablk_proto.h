@@ -26,6 +26,18 @@
  *     for that; each side treats a peer silent for too long as gone.
  *  5. rdma_disconnect() by either side.
  *
+ * A discovery session is a connection made with RDMABLK_CONN_DISCOVERY: it
+ * opens no export and moves no data. Its commands are RDMABLK_OP_DISC_LOG
+ * (which exports may this host see: the answer is struct rdmablk_disc_log
+ * followed by up to RDMABLK_DISC_MAX_ENTRIES struct rdmablk_disc_entry, a
+ * page of the list starting at the requested index), RDMABLK_OP_DISC_WAIT
+ * (answered with a struct rdmablk_disc_log without entries once the
+ * target's generation differs from the one the host knows; at most one
+ * outstanding) and RDMABLK_OP_KEEPALIVE. Both DISC commands carry a
+ * struct rdmablk_disc_req inline. The generation changes whenever an export
+ * is added or removed; a host that reads the list in pages starts over
+ * when the generation changed between pages.
+ *
  * A malformed command gets an error response. A peer that breaks the rules
  * of the connection (more commands than queue_depth, a short command, an
  * RDMA access its keys do not allow) is disconnected. Tags are the
@@ -46,6 +58,7 @@
 
 /* struct rdmablk_conn_req.flags and struct rdmablk_conn_rep.flags */
 #define RDMABLK_CONN_REMOTE_INV		(1U << 0)	/* SEND_WITH_INV responses */
+#define RDMABLK_CONN_DISCOVERY		(1U << 1)	/* discovery session, no I/O */
 
 /**
  * struct rdmablk_conn_req - connect private data, initiator to target
@@ -120,6 +133,8 @@ enum rdmablk_opcode {
 	RDMABLK_OP_DISCARD,
 	RDMABLK_OP_WRITE_ZEROES,
 	RDMABLK_OP_KEEPALIVE,		/* no payload; answered at once */
+	RDMABLK_OP_DISC_LOG,		/* discovery: a page of the export list */
+	RDMABLK_OP_DISC_WAIT,		/* discovery: answered on a change */
 };
 
 /* struct rdmablk_cmd.flags */
@@ -222,6 +237,64 @@ struct rdmablk_open_rsp {
 	__le32	discard_granularity;
 	__u8	reserved[20];
 };
+
+/**
+ * struct rdmablk_disc_req - inline payload of RDMABLK_OP_DISC_LOG and
+ *	RDMABLK_OP_DISC_WAIT
+ * @hostid: the asking host's identity: only exports that allow it are listed
+ * @generation: DISC_WAIT: the generation the host has seen; DISC_LOG: zero
+ * @start: DISC_LOG: index of the first entry wanted; DISC_WAIT: zero
+ * @reserved: zero
+ */
+struct rdmablk_disc_req {
+	__u8	hostid[RDMABLK_UUID_SIZE];
+	__le64	generation;
+	__le32	start;
+	__le32	reserved;
+};
+
+/**
+ * struct rdmablk_disc_log - follows struct rdmablk_rsp in a DISC response
+ * @generation: the target's export list generation
+ * @total: exports visible to the host
+ * @count: struct rdmablk_disc_entry that follow (0 for DISC_WAIT)
+ * @reserved: zero
+ */
+struct rdmablk_disc_log {
+	__le64	generation;
+	__le32	total;
+	__le32	count;
+	__u8	reserved[16];
+};
+
+/**
+ * struct rdmablk_disc_entry - one export in a discovery log
+ * @name: export name, NUL-terminated, NUL-padded
+ * @uuid: the export's UUID
+ * @size: capacity in bytes
+ * @logical_block_size: bytes
+ * @physical_block_size: bytes
+ * @flags: RDMABLK_EXP_*
+ * @reserved: zero
+ */
+struct rdmablk_disc_entry {
+	char	name[RDMABLK_EXPORT_NAME_MAX];
+	__u8	uuid[RDMABLK_UUID_SIZE];
+	__le64	size;
+	__le32	logical_block_size;
+	__le32	physical_block_size;
+	__le32	flags;
+	__u8	reserved[28];
+};
+
+/* Entries in one DISC_LOG response, and the receive buffer it needs. */
+#define RDMABLK_DISC_MAX_ENTRIES	30
+#define RDMABLK_DISC_RSP_SIZE	(sizeof(struct rdmablk_rsp) + \
+				 sizeof(struct rdmablk_disc_log) + \
+				 RDMABLK_DISC_MAX_ENTRIES * \
+				 sizeof(struct rdmablk_disc_entry))
+/* Commands a discovery session may have outstanding. */
+#define RDMABLK_DISC_QUEUE_DEPTH	4
 
 /* What the initiator posts receive buffers for. */
 #define RDMABLK_RSP_BUF_SIZE	(sizeof(struct rdmablk_rsp) + \
