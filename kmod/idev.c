@@ -39,6 +39,8 @@
 #include <linux/blk-mq.h>
 #include <linux/idr.h>
 #include <linux/slab.h>
+#include <linux/sysfs.h>
+#include <linux/uuid.h>
 #include <rdma/ib_verbs.h>
 
 #include "initiator.h"
@@ -647,6 +649,69 @@ static void rdmablk_idev_set_limits(struct rdmablk_idev *idev)
 	set_disk_ro(idev->disk, info->flags & RDMABLK_EXP_READ_ONLY);
 }
 
+/*
+ * Identity of the disk for udev (stable names) and admins, in
+ * /sys/block/rdmablkN/rdmablk/. Fixed for the life of the disk: a reconnect
+ * to a different export is refused. del_gendisk() removes the files and
+ * waits for readers before the device is freed.
+ */
+static struct rdmablk_idev *rdmablk_dev_to_idev(struct device *dev)
+{
+	return dev_to_disk(dev)->private_data;
+}
+
+static ssize_t export_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	return sysfs_emit(buf, "%s\n", rdmablk_dev_to_idev(dev)->export_name);
+}
+static DEVICE_ATTR_RO(export);
+
+static ssize_t uuid_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	return sysfs_emit(buf, "%pUb\n", rdmablk_dev_to_idev(dev)->info.uuid);
+}
+static DEVICE_ATTR_RO(uuid);
+
+static ssize_t target_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	return sysfs_emit(buf, "%pISpc\n", &rdmablk_dev_to_idev(dev)->addr);
+}
+static DEVICE_ATTR_RO(target);
+
+static struct attribute *rdmablk_disk_attrs[] = {
+	&dev_attr_export.attr,
+	&dev_attr_uuid.attr,
+	&dev_attr_target.attr,
+	NULL,
+};
+
+static const struct attribute_group rdmablk_disk_group = {
+	.name = "rdmablk",
+	.attrs = rdmablk_disk_attrs,
+};
+
+static const struct attribute_group *rdmablk_disk_groups[] = {
+	&rdmablk_disk_group,
+	NULL,
+};
+
+/* The same identity in a uevent, for rules that match on properties. */
+static void rdmablk_idev_uevent(struct rdmablk_idev *idev)
+{
+	char exp[sizeof("RDMABLK_EXPORT=") + RDMABLK_EXPORT_NAME_MAX];
+	char uuid[sizeof("RDMABLK_UUID=") + UUID_STRING_LEN];
+	char target[sizeof("RDMABLK_TARGET=") + 64];
+	char *envp[4] = { exp, uuid, target, NULL };
+
+	snprintf(exp, sizeof(exp), "RDMABLK_EXPORT=%s", idev->export_name);
+	snprintf(uuid, sizeof(uuid), "RDMABLK_UUID=%pUb", idev->info.uuid);
+	snprintf(target, sizeof(target), "RDMABLK_TARGET=%pISpc", &idev->addr);
+	kobject_uevent_env(&disk_to_dev(idev->disk)->kobj, KOBJ_CHANGE, envp);
+}
+
 static int rdmablk_idev_add_disk(struct rdmablk_idev *idev)
 {
 	struct blk_mq_tag_set *set = &idev->tag_set;
@@ -679,9 +744,10 @@ static int rdmablk_idev_add_disk(struct rdmablk_idev *idev)
 	rdmablk_idev_set_limits(idev);
 
 	rdmablk_idev_set_state(idev, RDMABLK_DEV_LIVE, NULL);
-	ret = add_disk(idev->disk);
+	ret = device_add_disk(NULL, idev->disk, rdmablk_disk_groups);
 	if (ret)
 		goto out_put_disk;
+	rdmablk_idev_uevent(idev);
 	return 0;
 
 out_put_disk:

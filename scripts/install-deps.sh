@@ -13,6 +13,8 @@ PKGS=(
 	kmod cpio xz-utils
 	# VM bench
 	qemu-system-x86 busybox-static iproute2 e2fsprogs util-linux
+	# udev and partitioning for the stable-name test
+	udev fdisk
 	# RDMA userspace
 	rdma-core ibverbs-utils rdmacm-utils libibverbs-dev librdmacm-dev
 	# userspace build
