@@ -4,11 +4,9 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <utility>
 
-#include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
 
@@ -20,14 +18,6 @@ namespace {
 constexpr std::uint64_t kSendWrId = 1ULL << 63;
 constexpr std::size_t kRecvSlotSize = 256;
 constexpr unsigned int kSendSlots = 64;
-constexpr std::size_t kPageSize = 4096;
-
-void set_nonblocking(int fd, std::string_view what)
-{
-	const int flags = fcntl(fd, F_GETFL);
-	if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0)
-		throw_errno(what, errno);
-}
 
 /* Milliseconds to @deadline, rounded up; 0 once it passed. */
 int remaining_ms(Deadline deadline)
@@ -69,48 +59,6 @@ void throw_errno(std::string_view what, int err)
 	throw SetupError(std::string(what) + ": " + std::strerror(err));
 }
 
-CmQp::CmQp(rdma_cm_id &id, ibv_pd &pd, ibv_qp_init_attr attr)
-{
-	if (rdma_create_qp(&id, &pd, &attr))
-		throw_errno("rdma_create_qp", errno);
-	id_ = &id;
-}
-
-CmQp::CmQp(CmQp &&other) noexcept : id_(std::exchange(other.id_, nullptr)) {}
-
-CmQp &CmQp::operator=(CmQp &&other) noexcept
-{
-	if (this != &other) {
-		if (id_)
-			rdma_destroy_qp(id_);
-		id_ = std::exchange(other.id_, nullptr);
-	}
-	return *this;
-}
-
-CmQp::~CmQp()
-{
-	if (id_)
-		rdma_destroy_qp(id_);
-}
-
-void Region::Free::operator()(std::uint8_t *p) const noexcept
-{
-	std::free(p);
-}
-
-Region::Region(ibv_pd &pd, std::size_t size, int access) : size_(size)
-{
-	const std::size_t alloc = (size + kPageSize - 1) / kPageSize * kPageSize;
-	mem_.reset(static_cast<std::uint8_t *>(std::aligned_alloc(kPageSize, alloc)));
-	if (!mem_)
-		throw_errno("allocating a buffer", ENOMEM);
-	std::memset(mem_.get(), 0, alloc);
-	mr_.reset(ibv_reg_mr(&pd, mem_.get(), size, access));
-	if (!mr_)
-		throw_errno("ibv_reg_mr", errno);
-}
-
 Endpoint make_endpoint(const std::string &addr, std::uint16_t port,
 		       const std::optional<std::string> &source)
 {
@@ -137,15 +85,6 @@ Endpoint make_endpoint(const std::string &addr, std::uint16_t port,
 	if (source)
 		ep.source = parse(*source, 0);
 	return ep;
-}
-
-EventChannelPtr make_event_channel()
-{
-	EventChannelPtr ch(rdma_create_event_channel());
-	if (!ch)
-		throw_errno("rdma_create_event_channel", errno);
-	set_nonblocking(ch->fd, "making the rdma_cm event channel non-blocking");
-	return ch;
 }
 
 std::optional<CmEvent> next_cm_event(rdma_event_channel &ch, Deadline deadline)
@@ -303,10 +242,7 @@ void Session::setup_qp(const SessionOptions &opts)
 	pd_.reset(ibv_alloc_pd(verbs));
 	if (!pd_)
 		throw_errno("ibv_alloc_pd", errno);
-	comp_.reset(ibv_create_comp_channel(verbs));
-	if (!comp_)
-		throw_errno("ibv_create_comp_channel", errno);
-	set_nonblocking(comp_->fd, "making the completion channel non-blocking");
+	comp_ = verbs::make_comp_channel(*verbs);
 	cq_.reset(ibv_create_cq(verbs, static_cast<int>(nr_send_slots_ + nr_recv_slots_ + 1), nullptr,
 				comp_.get(), 0));
 	if (!cq_)

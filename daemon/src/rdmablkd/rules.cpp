@@ -6,6 +6,7 @@
 #include <linux/rdmablk.h>
 
 #include "addr.hpp"
+#include "proto/disc.hpp"
 
 namespace rdmablk::daemon {
 
@@ -73,10 +74,7 @@ std::string check_export_name(std::string_view name)
 		return "the export name is longer than " +
 		       std::to_string(RDMABLK_EXPORT_NAME_MAX - 1) + " characters";
 	for (char c : name) {
-		const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-				(c >= '0' && c <= '9') || c == '.' || c == '_' || c == ':' ||
-				c == '-';
-		if (!ok)
+		if (!proto::is_export_name_char(c))
 			return "the export name \"" + std::string(name) +
 			       "\" may only hold letters, digits and . _ : -";
 	}

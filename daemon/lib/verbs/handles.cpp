@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "handles.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <system_error>
+#include <utility>
+
+#include <fcntl.h>
+
+namespace rdmablk::verbs {
+
+namespace {
+
+constexpr std::size_t kPageSize = 4096;
+
+} // namespace
+
+void throw_errno(std::string_view what, int err)
+{
+	throw std::system_error(err, std::generic_category(), std::string(what));
+}
+
+void set_nonblocking(int fd, std::string_view what)
+{
+	const int flags = fcntl(fd, F_GETFL);
+	if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0)
+		throw_errno(what, errno);
+}
+
+EventChannelPtr make_event_channel()
+{
+	EventChannelPtr ch(rdma_create_event_channel());
+	if (!ch)
+		throw_errno("rdma_create_event_channel", errno);
+	set_nonblocking(ch->fd, "making the rdma_cm event channel non-blocking");
+	return ch;
+}
+
+CompChannelPtr make_comp_channel(ibv_context &verbs)
+{
+	CompChannelPtr ch(ibv_create_comp_channel(&verbs));
+	if (!ch)
+		throw_errno("ibv_create_comp_channel", errno);
+	set_nonblocking(ch->fd, "making the completion channel non-blocking");
+	return ch;
+}
+
+CmQp::CmQp(rdma_cm_id &id, ibv_pd &pd, ibv_qp_init_attr attr)
+{
+	if (rdma_create_qp(&id, &pd, &attr))
+		throw_errno("rdma_create_qp", errno);
+	id_ = &id;
+}
+
+CmQp::CmQp(CmQp &&other) noexcept : id_(std::exchange(other.id_, nullptr)) {}
+
+CmQp &CmQp::operator=(CmQp &&other) noexcept
+{
+	if (this != &other) {
+		if (id_)
+			rdma_destroy_qp(id_);
+		id_ = std::exchange(other.id_, nullptr);
+	}
+	return *this;
+}
+
+CmQp::~CmQp()
+{
+	if (id_)
+		rdma_destroy_qp(id_);
+}
+
+void Region::Free::operator()(std::uint8_t *p) const noexcept
+{
+	std::free(p);
+}
+
+Region::Region(ibv_pd &pd, std::size_t size, int access) : size_(size)
+{
+	const std::size_t alloc = (size + kPageSize - 1) / kPageSize * kPageSize;
+	mem_.reset(static_cast<std::uint8_t *>(std::aligned_alloc(kPageSize, alloc)));
+	if (!mem_)
+		throw_errno("allocating a buffer", ENOMEM);
+	std::memset(mem_.get(), 0, alloc);
+	mr_.reset(ibv_reg_mr(&pd, mem_.get(), size, access));
+	if (!mr_)
+		throw_errno("ibv_reg_mr", errno);
+}
+
+} // namespace rdmablk::verbs
