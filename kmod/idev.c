@@ -1046,8 +1046,53 @@ int rdmablk_idev_get(unsigned long idx, struct rdmablk_dev_info *info)
 	return ret;
 }
 
+/*
+ * Fabric events: when an RDMA device appears or one of its ports becomes
+ * active, a path that was lost may be back; devices that are reconnecting
+ * try at once instead of at their next timer. Handlers may run in atomic
+ * context, so they only queue rdmablk_idev_kick_work.
+ */
+static void rdmablk_idev_kick(struct work_struct *work)
+{
+	struct rdmablk_idev *idev;
+	unsigned long flags;
+	bool kick;
+
+	mutex_lock(&rdmablk_idevs_lock);
+	list_for_each_entry(idev, &rdmablk_idevs, node) {
+		spin_lock_irqsave(&idev->state_lock, flags);
+		kick = idev->disk && idev->state == RDMABLK_DEV_RECONNECTING;
+		spin_unlock_irqrestore(&idev->state_lock, flags);
+		if (!kick)
+			continue;
+		pr_info("%s: an RDMA device or port came up; reconnecting now\n",
+			idev->name);
+		mod_delayed_work(rdmablk_wq, &idev->reconnect_work, 0);
+	}
+	mutex_unlock(&rdmablk_idevs_lock);
+}
+static DECLARE_WORK(rdmablk_idev_kick_work, rdmablk_idev_kick);
+
+static struct ib_client rdmablk_initiator_client;
+
+static void rdmablk_initiator_event(struct ib_event_handler *handler,
+				    struct ib_event *ev)
+{
+	if (ev->event == IB_EVENT_PORT_ACTIVE)
+		queue_work(rdmablk_wq, &rdmablk_idev_kick_work);
+}
+
 static int rdmablk_initiator_add_one(struct ib_device *dev)
 {
+	struct ib_event_handler *handler;
+
+	handler = kzalloc(sizeof(*handler), GFP_KERNEL);
+	if (!handler)
+		return -ENOMEM;
+	INIT_IB_EVENT_HANDLER(handler, dev, rdmablk_initiator_event);
+	ib_register_event_handler(handler);
+	ib_set_client_data(dev, &rdmablk_initiator_client, handler);
+	queue_work(rdmablk_wq, &rdmablk_idev_kick_work);
 	return 0;
 }
 
@@ -1057,8 +1102,14 @@ static int rdmablk_initiator_add_one(struct ib_device *dev)
  */
 static void rdmablk_initiator_remove_one(struct ib_device *dev, void *data)
 {
+	struct ib_event_handler *handler = data;
 	struct rdmablk_idev *idev;
 	u32 i;
+
+	if (handler) {
+		ib_unregister_event_handler(handler);
+		kfree(handler);
+	}
 
 	mutex_lock(&rdmablk_idevs_lock);
 	list_for_each_entry(idev, &rdmablk_idevs, node) {
@@ -1111,5 +1162,6 @@ void rdmablk_initiator_exit(void)
 		rdmablk_idev_destroy(idev);
 	}
 	ib_unregister_client(&rdmablk_initiator_client);
+	cancel_work_sync(&rdmablk_idev_kick_work);
 	unregister_blkdev(rdmablk_major, "rdmablk");
 }
