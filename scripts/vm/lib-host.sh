@@ -183,6 +183,10 @@ vm_qemu_argv() {
 		-device virtio-9p-pci,fsdev=fsshared,mount_tag=shared
 	)
 	[ "$name" = target ] && mac=52:54:00:c0:02:01 || mac=52:54:00:c0:02:02
+	# A disk that outlives the guest (vm_power_cycle): host file, raw.
+	if [ -e "$dir/disk.img" ]; then
+		VM_ARGV+=(-drive "file=$dir/disk.img,if=virtio,format=raw,cache=writeback")
+	fi
 	case $net in
 	none) ;;
 	tap:*)
@@ -227,9 +231,10 @@ vm_start_udp_pair() {
 		port=$(vm_pick_port)
 		port2=$(vm_pick_port)
 		[ "$port" != "$port2" ] || continue
-		vm_start target "$1/target" "$1/shared" "udp:$port:$port2" "$2"
+		VM_GUEST_NET=("udp:$port:$port2" "udp:$port2:$port")
+		vm_start target "$1/target" "$1/shared" "${VM_GUEST_NET[0]}" "$2"
 		pids=("$VM_PID")
-		vm_start initiator "$1/initiator" "$1/shared" "udp:$port2:$port" "$2"
+		vm_start initiator "$1/initiator" "$1/shared" "${VM_GUEST_NET[1]}" "$2"
 		pids+=("$VM_PID")
 		# A port taken meanwhile makes QEMU exit at once: retry.
 		sleep 0.5
@@ -296,7 +301,7 @@ vm_guest_script_path() {
 # vm_judge_guest DIR ROLE IGNORE: append failure reasons for one guest to
 # VM_REASONS.
 vm_judge_guest() {
-	local dir=$1 role=$2 ignore=$3 rc hits who=''
+	local dir=$1 role=$2 ignore=$3 rc hits who='' f
 	[ "$role" = one ] || who="$role: "
 	if [ -e "$dir/guest-timeout" ]; then
 		VM_TIMED_OUT=1
@@ -311,7 +316,14 @@ vm_judge_guest() {
 		rc=$(<"$dir/exit-code")
 		[ "$rc" = 0 ] || VM_REASONS+=("${who}exit status $rc")
 	fi
-	if hits=$("$VM_BENCH_DIR/scan-log" ${ignore:+-i "$ignore"} -c "$dir/console.log" "$dir/dmesg" 2>&1); then
+	local -a logs=(-c "$dir/console.log" "$dir/dmesg")
+	for f in "$dir"/console.boot*.log; do
+		[ ! -e "$f" ] || logs+=(-c "$f")
+	done
+	for f in "$dir"/dmesg.boot*; do
+		[ ! -e "$f" ] || logs+=("$f")
+	done
+	if hits=$("$VM_BENCH_DIR/scan-log" ${ignore:+-i "$ignore"} "${logs[@]}" 2>&1); then
 		:
 	else
 		local first
@@ -324,7 +336,7 @@ vm_judge_guest() {
 
 # vm_run_test PATH: run one test; prints its PASS/FAIL line, returns 0/1.
 vm_run_test() {
-	local path=$1 name mode timeout ignore logdir start end elapsed gpath
+	local path=$1 name mode timeout ignore logdir start end elapsed gpath disk_mb
 	local -a roles=() pids=()
 	name=$(basename "$path")
 	logdir=$VM_LOG_ROOT/$name
@@ -335,6 +347,7 @@ vm_run_test() {
 	mode=$(vm_header_var "$path" VM_MODE)
 	timeout=$(vm_header_var "$path" VM_TIMEOUT)
 	ignore=$(vm_header_var "$path" VM_LOG_IGNORE)
+	disk_mb=$(vm_header_var "$path" VM_TARGET_DISK_MB)
 	rm -rf "$logdir"
 	mkdir -p "$logdir/shared"
 	if [ ! -x "$path" ]; then
@@ -355,6 +368,11 @@ vm_run_test() {
 		for role in "${roles[@]}"; do
 			if [ "$mode" = one ]; then dir=$logdir; else dir=$logdir/$role; fi
 			mkdir -p "$dir"
+			# VM_TARGET_DISK_MB: the target gets /dev/vda, a sparse host
+			# file that survives its power cycles.
+			if [ "$role" = target ] && [ -n "$disk_mb" ]; then
+				truncate -s "${disk_mb}M" "$dir/disk.img"
+			fi
 			case $role in
 			one) func=test_main ;;
 			*) func=${role}_main ;;
@@ -372,6 +390,7 @@ vm_run_test() {
 		else
 			smp=${RDMABLK_VM_SMP:-1}
 			if vm_link_up $((timeout + 60)); then
+				VM_GUEST_NET=(tap:tap0 tap:tap1)
 				vm_start target "$logdir/target" "$logdir/shared" tap:tap0 "$smp"
 				pids=("$VM_PID")
 				vm_start initiator "$logdir/initiator" "$logdir/shared" tap:tap1 "$smp"
@@ -381,7 +400,7 @@ vm_run_test() {
 				vm_start_udp_pair "$logdir" "$smp"
 			fi
 		fi
-		vm_wait_guests "$deadline" "$logdir" "${pids[@]}"
+		vm_wait_guests "$deadline" "$logdir" "${smp:-1}" "${pids[@]}"
 		for role in "${roles[@]}"; do
 			if [ "$mode" = one ]; then dir=$logdir; else dir=$logdir/$role; fi
 			vm_judge_guest "$dir" "$role" "$ignore"
@@ -401,24 +420,45 @@ vm_run_test() {
 	return 1
 }
 
-# vm_wait_guests DEADLINE LOGDIR PID...: wait for all guests to power off,
-# killing them at DEADLINE (sets VM_TIMED_OUT=1). When a guest ends without
-# a result, tell the other one through the shared directory so its vm_wait
-# fails fast instead of running into the time limit.
+# vm_power_cycle LOGDIR ROLE PID SMP: kill the guest's QEMU (a power
+# failure: no shutdown, nothing flushed) and boot it again with VM_BOOT
+# counting up; its earlier console is kept as console.bootN.log. Sets VM_PID.
+vm_power_cycle() {
+	local logdir=$1 role=$2 pid=$3 smp=$4 dir=$1/$2 boot net
+	kill -KILL "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	boot=$(sed -n 's/^export VM_BOOT=//p' "$dir/vm.conf" | tail -n 1)
+	boot=${boot:-1}
+	mv -f "$dir/console.log" "$dir/console.boot$boot.log"
+	echo "export VM_BOOT=$((boot + 1))" >>"$dir/vm.conf"
+	rm -f "$logdir/shared/powercycle.$role"
+	[ "$role" = target ] && net=${VM_GUEST_NET[0]} || net=${VM_GUEST_NET[1]}
+	vm_start "$role" "$dir" "$logdir/shared" "$net" "$smp"
+}
+
+# vm_wait_guests DEADLINE LOGDIR SMP PID...: wait for all guests to power
+# off, killing them at DEADLINE (sets VM_TIMED_OUT=1). A guest that asked
+# for it (vm_power_cycle in tests/vm/lib.sh) is killed and booted again.
+# When a guest ends without a result, tell the other one through the shared
+# directory so its vm_wait fails fast instead of running into the time limit.
 vm_wait_guests() {
-	local deadline=$1 logdir=$2 p live i
-	shift 2
+	local deadline=$1 logdir=$2 smp=$3 p live i role
+	shift 3
 	local -a pids=("$@") told=()
 	while :; do
 		live=0
 		for i in "${!pids[@]}"; do
 			p=${pids[$i]}
-			if vm_alive "$p"; then
+			role=target
+			[ "$i" = 0 ] || role=initiator
+			if [ "${#pids[@]}" -gt 1 ] && [ -e "$logdir/shared/powercycle.$role" ]; then
+				vm_power_cycle "$logdir" "$role" "$p" "$smp"
+				pids[i]=$VM_PID
+				live=1
+			elif vm_alive "$p"; then
 				live=1
 			elif [ "${#pids[@]}" -gt 1 ] && [ -z "${told[$i]:-}" ]; then
 				told[i]=1
-				local role=target
-				[ "$i" = 0 ] || role=initiator
 				[ -e "$logdir/shared/exit.$role" ] || echo "crashed" >"$logdir/shared/exit.$role"
 			fi
 		done

@@ -103,6 +103,19 @@ vm_signal() {
 	mv -f "$f.tmp.$RDMABLK_ROLE" "$f"
 }
 
+# vm_power_cycle: this guest loses power: the host kills its QEMU (nothing
+# is shut down or flushed) and boots it again, running the same test
+# function with VM_BOOT one higher (1 on the first boot). Two-guest tests
+# only; nothing after this call runs in this boot. VM_TARGET_DISK_MB=N in a
+# test gives the target a disk, /dev/vda, that survives this.
+vm_power_cycle() {
+	[ -n "$(__vm_peer)" ] || fail "vm_power_cycle: two-guest tests only"
+	dmesg >"$RESULTS/dmesg.boot${VM_BOOT:-1}" 2>&1
+	log "power cycle (boot ${VM_BOOT:-1})"
+	: >"$SHARED/powercycle.$RDMABLK_ROLE"
+	sleep infinity
+}
+
 # vm_wait NAME [SECONDS]: wait (default 120 s) until NAME has been signalled,
 # then print the value given to vm_signal. Fails early if the other guest's
 # test already ended without signalling NAME.
@@ -260,6 +273,15 @@ rdma_objects() {
 		printf '%s=%s ' "$kind" "$(rdma resource show "$kind" 2>/dev/null | grep -c . || true)"
 	done
 	echo
+}
+
+# expect_rdma_objects BASELINE: the RDMA objects (rdma_objects) come back to
+# BASELINE within 30 s: nothing leaked.
+expect_rdma_objects() {
+	export -f rdma_objects
+	wait_for -t 30 bash -c "[ \"\$(rdma_objects)\" = '$1' ]" ||
+		fail "RDMA objects leaked: before '$1', after '$(rdma_objects)'"
+	log "no RDMA objects leaked ($1)"
 }
 
 # writes_done DEV: write requests DEV has completed.
