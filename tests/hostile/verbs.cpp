@@ -288,18 +288,7 @@ std::uint16_t Session::next_tag()
 
 void Session::post_recv(unsigned int slot)
 {
-	ibv_sge sge = {
-		.addr = recv_region_.addr() + slot * kRecvSlotSize,
-		.length = kRecvSlotSize,
-		.lkey = recv_region_.lkey(),
-	};
-	ibv_recv_wr wr = {};
-	wr.wr_id = slot;
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	ibv_recv_wr *bad = nullptr;
-	if (const int rc = ibv_post_recv(&qp_.get(), &wr, &bad))
-		throw_errno("ibv_post_recv", rc);
+	verbs::post_recv(qp_.get(), recv_region_, slot * kRecvSlotSize, kRecvSlotSize, slot);
 }
 
 void Session::send(const Cmd &cmd, std::span<const std::uint8_t> payload)
@@ -323,23 +312,7 @@ void Session::send_raw(std::span<const std::uint8_t> bytes)
 
 	const unsigned int slot = next_send_slot_;
 	next_send_slot_ = (next_send_slot_ + 1) % nr_send_slots_;
-	const auto buf = send_region_.bytes().subspan(slot * kSendSlotSize, kSendSlotSize);
-	std::copy(bytes.begin(), bytes.end(), buf.begin());
-
-	ibv_sge sge = {
-		.addr = send_region_.addr() + slot * kSendSlotSize,
-		.length = static_cast<std::uint32_t>(bytes.size()),
-		.lkey = send_region_.lkey(),
-	};
-	ibv_send_wr wr = {};
-	wr.wr_id = kSendWrId | slot;
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	wr.opcode = IBV_WR_SEND;
-	wr.send_flags = IBV_SEND_SIGNALED;
-	ibv_send_wr *bad = nullptr;
-	if (const int rc = ibv_post_send(&qp_.get(), &wr, &bad))
-		throw_errno("ibv_post_send", rc);
+	verbs::post_send(qp_.get(), send_region_, slot * kSendSlotSize, bytes, kSendWrId | slot);
 	sends_in_flight_++;
 }
 

@@ -3,6 +3,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <system_error>
@@ -88,6 +89,43 @@ Region::Region(ibv_pd &pd, std::size_t size, int access) : size_(size)
 	mr_.reset(ibv_reg_mr(&pd, mem_.get(), size, access));
 	if (!mr_)
 		throw_errno("ibv_reg_mr", errno);
+}
+
+void post_send(ibv_qp &qp, const Region &region, std::size_t offset,
+	       std::span<const std::uint8_t> msg, std::uint64_t wr_id)
+{
+	std::copy(msg.begin(), msg.end(), region.bytes().subspan(offset, msg.size()).begin());
+	ibv_sge sge = {
+		.addr = region.addr() + offset,
+		.length = static_cast<std::uint32_t>(msg.size()),
+		.lkey = region.lkey(),
+	};
+	ibv_send_wr wr = {};
+	wr.wr_id = wr_id;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = IBV_WR_SEND;
+	wr.send_flags = IBV_SEND_SIGNALED;
+	ibv_send_wr *bad = nullptr;
+	if (const int rc = ibv_post_send(&qp, &wr, &bad))
+		throw_errno("ibv_post_send", rc);
+}
+
+void post_recv(ibv_qp &qp, const Region &region, std::size_t offset, std::size_t length,
+	       std::uint64_t wr_id)
+{
+	ibv_sge sge = {
+		.addr = region.addr() + offset,
+		.length = static_cast<std::uint32_t>(length),
+		.lkey = region.lkey(),
+	};
+	ibv_recv_wr wr = {};
+	wr.wr_id = wr_id;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	ibv_recv_wr *bad = nullptr;
+	if (const int rc = ibv_post_recv(&qp, &wr, &bad))
+		throw_errno("ibv_post_recv", rc);
 }
 
 } // namespace rdmablk::verbs

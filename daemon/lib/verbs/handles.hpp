@@ -78,4 +78,12 @@ private:
 	MrPtr mr_; /* after mem_: deregistered before the memory is freed */
 };
 
+/* Copy @msg into @region at @offset and post it as one signaled SEND with @wr_id. */
+void post_send(ibv_qp &qp, const Region &region, std::size_t offset,
+	       std::span<const std::uint8_t> msg, std::uint64_t wr_id);
+
+/* Post @length bytes of @region at @offset as a receive buffer with @wr_id. */
+void post_recv(ibv_qp &qp, const Region &region, std::size_t offset, std::size_t length,
+	       std::uint64_t wr_id);
+
 } // namespace rdmablk::verbs

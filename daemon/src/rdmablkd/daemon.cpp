@@ -96,10 +96,14 @@ Daemon::Daemon(const Options &options, Logger &log) : options_(options), log_(lo
 	desired_ = std::make_unique<DesiredState>(
 		std::move(config), [config_path](const Config &c) { save_config(config_path, c); });
 	worker_ = std::make_unique<Worker>(std::move(probed.kernel));
-	engine_ = std::make_unique<Engine>(*worker_, *desired_, log_,
-					   EngineOptions{host.id, options_.config,
-							 options_.state_dir + "/state.json",
-							 probed.info.module_version});
+	discoveries_ = std::make_unique<Discoveries>(loop_, log_);
+	EngineOptions engine_options{host.id, options_.config, options_.state_dir + "/state.json",
+				     probed.info.module_version, {}};
+	engine_options.discover = [this](const nl::Endpoint &target, const nl::Uuid &hostid,
+					 std::function<void(ctl::Response)> reply) {
+		discoveries_->start(target, hostid, std::move(reply));
+	};
+	engine_ = std::make_unique<Engine>(*worker_, *desired_, log_, std::move(engine_options));
 	engine_->on_pass_done = [this](bool answered, bool reconnected) {
 		if (answered && (reconnected || !subscribed())) {
 			log_.notice("rdmablk.ko was loaded again; subscribing to its events anew");

@@ -11,6 +11,7 @@
 #include "control_server.hpp"
 #include "control_socket.hpp"
 #include "ctl/fd.hpp"
+#include "discover.hpp"
 #include "engine.hpp"
 #include "event_loop.hpp"
 #include "log.hpp"
@@ -48,6 +49,7 @@ private:
 	ctl::UniqueFd timer_;
 	std::unique_ptr<DesiredState> desired_;
 	std::unique_ptr<Worker> worker_;
+	std::unique_ptr<Discoveries> discoveries_;
 	std::unique_ptr<Engine> engine_;
 	std::unique_ptr<nl::EventMonitor> monitor_;
 	std::uint64_t monitor_token_ = 0;

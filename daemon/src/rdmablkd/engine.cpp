@@ -21,6 +21,7 @@ Engine::Engine(Executor &executor, DesiredState &desired, Logger &log, EngineOpt
 		{"export_add", &Engine::cmd_export_add},
 		{"export_del", &Engine::cmd_export_del},
 		{"export_list", &Engine::cmd_export_list},
+		{"discover", &Engine::cmd_discover},
 		{"attach", &Engine::cmd_attach},
 		{"detach", &Engine::cmd_detach},
 		{"list", &Engine::cmd_list},

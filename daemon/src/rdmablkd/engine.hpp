@@ -34,6 +34,13 @@ struct EngineOptions {
 	/* Runtime state (JSON); empty: not kept. */
 	std::string state_path;
 	std::string module_version;
+	/*
+	 * Read the export list of a target by discovery and answer with
+	 * discovery_json() (Discoveries::start); unset: "discover" fails.
+	 */
+	std::function<void(const nl::Endpoint &target, const nl::Uuid &hostid,
+			   std::function<void(ctl::Response)> reply)>
+		discover;
 };
 
 class Engine {
@@ -97,6 +104,7 @@ private:
 	void cmd_export_add(const nlohmann::json &args, Reply reply);
 	void cmd_export_del(const nlohmann::json &args, Reply reply);
 	void cmd_export_list(const nlohmann::json &args, Reply reply);
+	void cmd_discover(const nlohmann::json &args, Reply reply);
 	void cmd_attach(const nlohmann::json &args, Reply reply);
 	void cmd_detach(const nlohmann::json &args, Reply reply);
 	void cmd_list(const nlohmann::json &args, Reply reply);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Engine: the initiator's commands (attach, detach, list, status) and hostid.
+ * Engine: the initiator's commands (discover, attach, detach, list, status)
+ * and hostid.
  */
 #include <algorithm>
 #include <cerrno>
@@ -216,6 +217,17 @@ void Engine::cmd_hostid(const json &args, Reply reply)
 {
 	only_args(args, {});
 	reply(ctl::ok({{"hostid", nl::to_string(options_.hostid)}}));
+}
+
+void Engine::cmd_discover(const json &args, Reply reply)
+{
+	only_args(args, {"address", "port"});
+	const nl::Endpoint target = endpoint_args(args);
+	if (!options_.discover) {
+		reply(ctl::fail(ctl::code::internal, "discovery is not available in this rdmablkd"));
+		return;
+	}
+	options_.discover(target, options_.hostid, std::move(reply));
 }
 
 } // namespace rdmablk::daemon

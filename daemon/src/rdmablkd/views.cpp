@@ -40,6 +40,24 @@ json last_error_json(const RetryEntry *retry)
 	return retry && !retry->last_error.empty() ? json(retry->last_error) : json(nullptr);
 }
 
+/* RDMABLK_EXP_* by name, in bit order. */
+json export_flags_json(std::uint32_t flags)
+{
+	static constexpr std::pair<std::uint32_t, const char *> names[] = {
+		{RDMABLK_EXP_READ_ONLY, "read_only"},
+		{RDMABLK_EXP_FLUSH, "flush"},
+		{RDMABLK_EXP_FUA, "fua"},
+		{RDMABLK_EXP_DISCARD, "discard"},
+		{RDMABLK_EXP_WRITE_ZEROES, "write_zeroes"},
+		{RDMABLK_EXP_ROTATIONAL, "rotational"},
+	};
+	json list = json::array();
+	for (const auto &[bit, name] : names)
+		if (flags & bit)
+			list.push_back(name);
+	return list;
+}
+
 } // namespace
 
 json listener_json(const nl::Listener &listener)
@@ -176,6 +194,24 @@ json status_json(const nl::Device &dev, bool managed, const std::optional<IoStat
 	else
 		out["io"] = nullptr;
 	return out;
+}
+
+json discovery_json(const nl::Endpoint &target, const proto::DiscLog &log)
+{
+	json exports = json::array();
+	for (const proto::DiscEntry &e : log.entries)
+		exports.push_back({{"name", e.name},
+				   {"uuid", nl::to_string(nl::Uuid{e.uuid})},
+				   {"size", e.size},
+				   {"logical_block_size", e.logical_block_size},
+				   {"physical_block_size", e.physical_block_size},
+				   {"read_only", (e.flags & RDMABLK_EXP_READ_ONLY) != 0},
+				   {"flags", export_flags_json(e.flags)}});
+	return {{"target", nl::to_string(target)},
+		{"address", target.addr},
+		{"port", target.port},
+		{"generation", log.generation},
+		{"exports", exports}};
 }
 
 } // namespace rdmablk::daemon

@@ -13,7 +13,9 @@
 #include <nlohmann/json.hpp>
 
 #include "config.hpp"
+#include "nl/endpoint.hpp"
 #include "nl/types.hpp"
+#include "proto/disc.hpp"
 #include "retry.hpp"
 
 namespace rdmablk::daemon {
@@ -32,6 +34,13 @@ nlohmann::json device_json(const nl::Device &dev, bool managed);
 /* A configured attachment the kernel has no device for: "state": "pending", "device": null. */
 nlohmann::json pending_json(const AttachmentConfig &attachment, const RetryEntry *retry,
 			    Time now);
+
+/*
+ * The export list @target gave by discovery: "target", "address", "port",
+ * "generation" and "exports" [{"name", "uuid", "size", "logical_block_size",
+ * "physical_block_size", "read_only", "flags": ["read_only", "flush", ...]}].
+ */
+nlohmann::json discovery_json(const nl::Endpoint &target, const proto::DiscLog &log);
 
 /* Counters of /sys/block/NAME/stat. */
 struct IoStats {

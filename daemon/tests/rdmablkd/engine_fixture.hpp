@@ -24,8 +24,7 @@ protected:
 					   throw std::runtime_error("disk full");
 				   saved.push_back(c);
 			   }),
-		  engine(exec, desired_, log_, EngineOptions{test_hostid, "/etc/rdmablk/rdmablk.conf", "", "0.1.0"},
-			 [this] { return clock; })
+		  engine(exec, desired_, log_, options(), [this] { return clock; })
 	{
 	}
 
@@ -79,6 +78,22 @@ protected:
 				out.push_back(r.message);
 		return out;
 	}
+
+	/* "discover" asks the network here: the targets asked for, and what each gets. */
+	EngineOptions options()
+	{
+		EngineOptions o{test_hostid, "/etc/rdmablk/rdmablk.conf", "", "0.1.0", {}};
+		o.discover = [this](const nl::Endpoint &target, const nl::Uuid &hostid,
+				    std::function<void(ctl::Response)> reply) {
+			discovered.push_back(target);
+			EXPECT_EQ(hostid, test_hostid);
+			reply(discover_answer);
+		};
+		return o;
+	}
+
+	std::vector<nl::Endpoint> discovered;
+	ctl::Response discover_answer = ctl::ok(nlohmann::json::object());
 
 	MemoryKernel kernel;
 	QueueExecutor exec{kernel};
