@@ -79,6 +79,12 @@ std::vector<Command> add_commands(CLI::App &app, Raw &raw)
 	CLI::App *list_exports = command(*exports, "list", "List exports", raw);
 	commands.push_back({list_exports, without_args("export_list")});
 
+	CLI::App *discover =
+		command(app, "discover",
+			"List the exports the target at ADDR[:PORT] offers this host", raw);
+	add_endpoint(*discover, raw, "The target's address ([addr]:port), port default 7471");
+	commands.push_back({discover, discover_request});
+
 	CLI::App *attach =
 		command(app, "attach",
 			"Attach export NAME of the target at ADDR[:PORT]; prints the device", raw);

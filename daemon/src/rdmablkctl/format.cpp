@@ -33,6 +33,8 @@ std::string format_text(const std::string &cmd, const json &result)
 		return status_blocks(member(result, "devices"));
 	if (cmd == "export_list")
 		return export_table(member(result, "exports"));
+	if (cmd == "discover")
+		return discovery_text(result);
 	if (cmd == "export_add")
 		return export_table(json::array({result}));
 	if (cmd == "attach")

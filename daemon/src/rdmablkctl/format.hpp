@@ -30,4 +30,10 @@ std::string state_text(const nlohmann::json &device);
 /* NAME PATH SIZE MODE ALLOW CONNECTIONS, one row per export. */
 std::string export_table(const nlohmann::json &exports);
 
+/*
+ * "target 192.0.2.1:7471, generation 3, 2 exports", then NAME UUID SIZE
+ * BLOCK FLAGS, one row per export a target offers.
+ */
+std::string discovery_text(const nlohmann::json &result);
+
 } // namespace rdmablk::rdmablkctl

@@ -55,6 +55,11 @@ ctl::Request status_request(const Raw &raw)
 	return {"status", std::move(args)};
 }
 
+ctl::Request discover_request(const Raw &raw)
+{
+	return {"discover", endpoint_args(raw.endpoint)};
+}
+
 ctl::Request attach_request(const Raw &raw)
 {
 	json args = endpoint_args(raw.endpoint);

@@ -19,6 +19,7 @@ ctl::Request listen_request(const Raw &raw);
 ctl::Request unlisten_request(const Raw &raw);
 ctl::Request export_del_request(const Raw &raw);
 ctl::Request status_request(const Raw &raw);
+ctl::Request discover_request(const Raw &raw);
 ctl::Request attach_request(const Raw &raw);
 ctl::Request export_add_request(const Raw &raw);
 /* By DEVICE, or by ADDR[:PORT] NAME. */

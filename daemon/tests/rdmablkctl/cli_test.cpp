@@ -167,6 +167,18 @@ TEST(Cli, ExportDelAndList)
 		  "--help'");
 }
 
+TEST(Cli, Discover)
+{
+	expect_request({"discover", "192.0.2.1"}, "discover",
+		       {{"address", "192.0.2.1"}, {"port", 7471}});
+	expect_request({"discover", "[2001:db8::1]:7000", "-o", "json"}, "discover",
+		       {{"address", "2001:db8::1"}, {"port", 7000}});
+	EXPECT_EQ(usage_error({"discover"}),
+		  "ADDR[:PORT] is required; see 'rdmablkctl discover --help'");
+	EXPECT_NE(usage_error({"discover", "192.0.2.1", "db0"}).find("not expected: db0"),
+		  std::string::npos);
+}
+
 TEST(Cli, Attach)
 {
 	expect_request({"attach", "192.0.2.1", "db0"}, "attach",

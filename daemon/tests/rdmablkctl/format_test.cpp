@@ -188,6 +188,50 @@ TEST(Format, JsonKeepsDocumentedFieldNames)
 		EXPECT_TRUE(back.contains(key)) << key;
 }
 
+json discovered()
+{
+	return {{"target", "192.0.2.1:7471"},
+		{"address", "192.0.2.1"},
+		{"port", 7471},
+		{"generation", 3},
+		{"exports",
+		 {{{"name", "db0"},
+		   {"uuid", "6b1a0c2e-0000-4000-8000-000000000001"},
+		   {"size", 268435456},
+		   {"logical_block_size", 512},
+		   {"physical_block_size", 4096},
+		   {"read_only", false},
+		   {"flags", json::array()}},
+		  {{"name", "logs"},
+		   {"uuid", "6b1a0c2e-0000-4000-8000-000000000002"},
+		   {"size", 1536},
+		   {"logical_block_size", 4096},
+		   {"physical_block_size", 4096},
+		   {"read_only", true},
+		   {"flags", {"read_only", "flush", "discard"}}}}}};
+}
+
+TEST(Format, DiscoveredExports)
+{
+	EXPECT_EQ(format_text("discover", discovered()),
+		  "target 192.0.2.1:7471, generation 3, 2 exports\n"
+		  "NAME  UUID                                  SIZE    BLOCK      FLAGS\n"
+		  "db0   6b1a0c2e-0000-4000-8000-000000000001  256.0M  512/4096   -\n"
+		  "logs  6b1a0c2e-0000-4000-8000-000000000002  1.5K    4096/4096  ro,flush,discard\n");
+}
+
+TEST(Format, DiscoveredNothing)
+{
+	json result = discovered();
+	result["exports"] = json::array();
+	EXPECT_EQ(format_text("discover", result), "target 192.0.2.1:7471, generation 3, 0 exports\n");
+}
+
+TEST(Format, DiscoveredJsonKeepsTheFieldNames)
+{
+	EXPECT_EQ(json::parse(format_json(discovered())), discovered());
+}
+
 TEST(Format, UnexpectedShapesDoNotThrow)
 {
 	for (const json &result : {json(nullptr), json::array(), json({{"devices", 5}}),
@@ -198,6 +242,7 @@ TEST(Format, UnexpectedShapesDoNotThrow)
 		EXPECT_NO_THROW(format_text("export_list", result));
 		EXPECT_NO_THROW(format_text("attach", result));
 		EXPECT_NO_THROW(format_text("listen", result));
+		EXPECT_NO_THROW(format_text("discover", result));
 	}
 }
 
