@@ -80,12 +80,27 @@ static u32 rdmablk_idev_set_state(struct rdmablk_idev *idev, u32 state,
 	return old;
 }
 
-static u32 rdmablk_idev_max_attempts(const struct rdmablk_tmo *tmo)
+/*
+ * The most attempts before ctrl_loss_tmo: one per reconnect_delay, plus
+ * those made at once (a reset, RECONNECT, a port coming up). 0: no bound.
+ */
+static u32 rdmablk_idev_max_attempts(const struct rdmablk_tmo *tmo, u32 extra)
 {
 	if (tmo->ctrl_loss_tmo < 0)
 		return 0;
 	return max_t(u32, 1, DIV_ROUND_UP(tmo->ctrl_loss_tmo,
-					  tmo->reconnect_delay));
+					  tmo->reconnect_delay)) + extra;
+}
+
+/* Try to reconnect now, outside the reconnect_delay schedule. */
+static void rdmablk_idev_attempt_now(struct rdmablk_idev *idev)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&idev->state_lock, flags);
+	idev->extra_attempts++;
+	spin_unlock_irqrestore(&idev->state_lock, flags);
+	mod_delayed_work(rdmablk_wq, &idev->reconnect_work, 0);
 }
 
 static void rdmablk_idev_snapshot(struct rdmablk_idev *idev,
@@ -106,9 +121,9 @@ static void rdmablk_idev_snapshot(struct rdmablk_idev *idev,
 	info->tmo.ctrl_loss_tmo = READ_ONCE(idev->tmo.ctrl_loss_tmo);
 	info->tmo.fast_io_fail_tmo = READ_ONCE(idev->tmo.fast_io_fail_tmo);
 	info->tmo.keepalive_tmo = READ_ONCE(idev->tmo.keepalive_tmo);
-	info->max_attempts = rdmablk_idev_max_attempts(&info->tmo);
-
 	spin_lock_irqsave(&idev->state_lock, flags);
+	info->max_attempts = rdmablk_idev_max_attempts(&info->tmo,
+						       idev->extra_attempts);
 	info->state = idev->state;
 	info->attempt = idev->attempt;
 	strscpy(info->last_error, idev->last_error, sizeof(info->last_error));
@@ -163,6 +178,7 @@ void rdmablk_idev_conn_lost(struct rdmablk_idev *idev, const char *why)
 		idev->state = RDMABLK_DEV_RECONNECTING;
 		idev->lost_at = jiffies;
 		idev->attempt = 0;
+		idev->extra_attempts = 0;
 		strscpy(idev->last_error, why, sizeof(idev->last_error));
 		stop = true;
 	} else if (idev->state == RDMABLK_DEV_DELETING) {
@@ -261,9 +277,11 @@ static void rdmablk_idev_err_work(struct work_struct *work)
 	if (fail_tmo >= 0)
 		queue_delayed_work(rdmablk_wq, &idev->fail_fast_work,
 				   fail_tmo * HZ);
-	queue_delayed_work(rdmablk_wq, &idev->reconnect_work,
-			   test_and_clear_bit(RDMABLK_IDEV_RESET, &idev->flags) ?
-			   0 : READ_ONCE(idev->tmo.reconnect_delay) * HZ);
+	if (test_and_clear_bit(RDMABLK_IDEV_RESET, &idev->flags))
+		rdmablk_idev_attempt_now(idev);
+	else
+		queue_delayed_work(rdmablk_wq, &idev->reconnect_work,
+				   READ_ONCE(idev->tmo.reconnect_delay) * HZ);
 	rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_STATE, why);
 out_unlock:
 	mutex_unlock(&idev->recovery_lock);
@@ -456,8 +474,8 @@ static void rdmablk_idev_reconnect_work(struct work_struct *work)
 	spin_lock_irqsave(&idev->state_lock, flags);
 	attempt = ++idev->attempt;
 	lost_at = idev->lost_at;
+	max = rdmablk_idev_max_attempts(&idev->tmo, idev->extra_attempts);
 	spin_unlock_irqrestore(&idev->state_lock, flags);
-	max = rdmablk_idev_max_attempts(&idev->tmo);
 
 	ret = rdmablk_idev_reconnect_queues(idev, &why);
 	if (ret == -ESTALE) {
@@ -997,13 +1015,14 @@ int rdmablk_idev_reconnect(int index, struct netlink_ext_ack *extack)
 		idev->state = RDMABLK_DEV_RECONNECTING;
 		idev->lost_at = jiffies;
 		idev->attempt = 0;
+		idev->extra_attempts = 0;
 		fallthrough;
 	case RDMABLK_DEV_RECONNECTING:
 		spin_unlock_irqrestore(&idev->state_lock, flags);
 		/* A device that gave up was unquiesced to fail I/O. */
 		if (!READ_ONCE(idev->fail_fast))
 			rdmablk_idev_quiesce(idev);
-		mod_delayed_work(rdmablk_wq, &idev->reconnect_work, 0);
+		rdmablk_idev_attempt_now(idev);
 		break;
 	case RDMABLK_DEV_LIVE:
 		spin_unlock_irqrestore(&idev->state_lock, flags);
@@ -1067,7 +1086,7 @@ static void rdmablk_idev_kick(struct work_struct *work)
 			continue;
 		pr_info("%s: an RDMA device or port came up; reconnecting now\n",
 			idev->name);
-		mod_delayed_work(rdmablk_wq, &idev->reconnect_work, 0);
+		rdmablk_idev_attempt_now(idev);
 	}
 	mutex_unlock(&rdmablk_idevs_lock);
 }

@@ -162,11 +162,13 @@ struct rdmablk_ireq {
  * @tag_set: blk-mq tags
  * @disk: the block device, NULL until it exists
  * @state: enum rdmablk_dev_state, under @state_lock
- * @state_lock: protects @state, @lost_at, @attempt, @last_error
+ * @state_lock: protects @state, @lost_at, @attempt, @extra_attempts,
+ *	@last_error
  * @err_work: stops the queues after the connection was lost
  * @tmo: recovery settings; read without a lock, written by DEV_SET
  * @lost_at: jiffies when the connection was lost
  * @attempt: reconnect attempts since then
+ * @extra_attempts: of those, made at once rather than after reconnect_delay
  * @last_error: why the connection was lost or the last attempt failed
  * @recovery_lock: serialises err_work, reconnect_work, fail_fast_work and
  *	teardown; protects @quiesced, @fail_fast and the queues' connections
@@ -200,6 +202,7 @@ struct rdmablk_idev {
 	struct rdmablk_tmo tmo;
 	unsigned long lost_at;
 	u32 attempt;
+	u32 extra_attempts;
 	char last_error[RDMABLK_ERROR_LEN];
 
 	struct mutex recovery_lock;	/* see above */
