@@ -18,8 +18,8 @@ constexpr const char *header =
 	R"(# rdmablk.conf - what rdmablkd sets up and keeps up; see rdmablk.conf(5).
 #
 # rdmablkd rewrites this file whenever rdmablkctl changes the configuration
-# (listen, export add/del, attach, detach); comments other than this header
-# are not kept. To edit it by hand, edit and reload (systemctl reload
+# (listen, export add/del, attach, detach, discovery add/del); comments other
+# than this header are not kept. To edit it by hand, edit and reload (systemctl reload
 # rdmablkd): what was added is set up; what was removed is left running
 # until removed with rdmablkctl. Check an edit with: rdmablkd --check-config
 #
