@@ -296,7 +296,9 @@ int rdmablk_export_del(const char *name, struct netlink_ext_ack *extack)
 		return -ENOENT;
 	}
 	list_del(&exp->node);
+	atomic64_inc(&rdmablk_exports_gen);
 	mutex_unlock(&rdmablk_exports_lock);
+	rdmablk_tconn_disc_notify();
 
 	rdmablk_export_destroy(exp);
 	return 0;

@@ -24,6 +24,30 @@ void add_endpoint(CLI::App &sub, Raw &raw, const char *what)
 	sub.add_option("ADDR[:PORT]", raw.endpoint, what)->required()->type_name("");
 }
 
+/* The settings of a device being attached: attach, discovery add. */
+void add_attach_options(CLI::App &sub, Raw &raw)
+{
+	const struct {
+		const char *flag;
+		std::string Raw::*member;
+		const char *help;
+		const char *type;
+	} options[] = {
+		{"--queues", &Raw::queues, "I/O queues (default: one per CPU)", "N"},
+		{"--queue-depth", &Raw::queue_depth, "Commands per queue (default 128)", "N"},
+		{"--reconnect-delay", &Raw::reconnect_delay,
+		 "Seconds between reconnect attempts (default 10)", "SEC"},
+		{"--ctrl-loss-tmo", &Raw::ctrl_loss_tmo,
+		 "Seconds of reconnecting before giving up (default 600, -1 never)", "SEC"},
+		{"--fast-io-fail-tmo", &Raw::fast_io_fail_tmo,
+		 "Seconds of reconnecting before I/O fails (default -1, off)", "SEC"},
+		{"--keepalive-tmo", &Raw::keepalive_tmo,
+		 "Seconds of silence after which the target is dead (default 5)", "SEC"},
+	};
+	for (const auto &o : options)
+		sub.add_option(o.flag, raw.*o.member, o.help)->type_name(o.type);
+}
+
 } // namespace
 
 /* The options every command takes, wherever on the line they appear. */
@@ -85,6 +109,32 @@ std::vector<Command> add_commands(CLI::App &app, Raw &raw)
 	add_endpoint(*discover, raw, "The target's address ([addr]:port), port default 7471");
 	commands.push_back({discover, discover_request});
 
+	CLI::App *discovery = command(
+		app, "discovery",
+		"Attach what targets offer, by discovery, as they offer it (autoconnect)", raw);
+	discovery->require_subcommand(1);
+
+	CLI::App *disc_add = command(
+		*discovery, "add",
+		"Keep a discovery session with ADDR[:PORT] and attach what it offers", raw);
+	add_endpoint(*disc_add, raw, "The target's address ([addr]:port), port default 7471");
+	disc_add->add_option("--attach", raw.attach,
+			     "all (default), or an export NAME or UUID (repeatable)")
+		->type_name("WHAT")
+		->allow_extra_args(false);
+	add_attach_options(*disc_add, raw);
+	commands.push_back({disc_add, discovery_add_request});
+
+	CLI::App *disc_del = command(
+		*discovery, "del",
+		"Stop discovering at ADDR[:PORT]; what it attached stays attached", raw);
+	add_endpoint(*disc_del, raw, "The address given to 'discovery add'");
+	commands.push_back({disc_del, discovery_del_request});
+
+	CLI::App *disc_list =
+		command(*discovery, "list", "Show each discovery address and what it found", raw);
+	commands.push_back({disc_list, without_args("discovery_list")});
+
 	CLI::App *attach =
 		command(app, "attach",
 			"Attach export NAME of the target at ADDR[:PORT]; prints the device", raw);
@@ -92,22 +142,7 @@ std::vector<Command> add_commands(CLI::App &app, Raw &raw)
 	attach->add_option("NAME", raw.name, "Export name on the target")
 		->required()
 		->type_name("");
-	attach->add_option("--queues", raw.queues, "I/O queues (default: one per CPU)")
-		->type_name("N");
-	attach->add_option("--queue-depth", raw.queue_depth, "Commands per queue (default 128)")
-		->type_name("N");
-	attach->add_option("--reconnect-delay", raw.reconnect_delay,
-			   "Seconds between reconnect attempts (default 10)")
-		->type_name("SEC");
-	attach->add_option("--ctrl-loss-tmo", raw.ctrl_loss_tmo,
-			   "Seconds of reconnecting before giving up (default 600, -1 never)")
-		->type_name("SEC");
-	attach->add_option("--fast-io-fail-tmo", raw.fast_io_fail_tmo,
-			   "Seconds of reconnecting before I/O fails (default -1, off)")
-		->type_name("SEC");
-	attach->add_option("--keepalive-tmo", raw.keepalive_tmo,
-			   "Seconds of silence after which the target is dead (default 5)")
-		->type_name("SEC");
+	add_attach_options(*attach, raw);
 	commands.push_back({attach, attach_request});
 
 	CLI::App *detach =

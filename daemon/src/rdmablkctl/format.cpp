@@ -35,6 +35,8 @@ std::string format_text(const std::string &cmd, const json &result)
 		return export_table(member(result, "exports"));
 	if (cmd == "discover")
 		return discovery_text(result);
+	if (cmd == "discovery_list")
+		return discovery_list_text(member(result, "discoveries"));
 	if (cmd == "export_add")
 		return export_table(json::array({result}));
 	if (cmd == "attach")
@@ -43,7 +45,8 @@ std::string format_text(const std::string &cmd, const json &result)
 		return target_text(result) + " " + text_field(result, "state").value_or("-") + '\n';
 	if (cmd == "hostid")
 		return text_field(result, "hostid").value_or("-") + '\n';
-	if (cmd == "unlisten" || cmd == "export_del" || cmd == "detach")
+	if (cmd == "unlisten" || cmd == "export_del" || cmd == "detach" ||
+	    cmd == "discovery_add" || cmd == "discovery_del")
 		return {};
 	return format_json(result);
 }

@@ -36,4 +36,7 @@ std::string export_table(const nlohmann::json &exports);
  */
 std::string discovery_text(const nlohmann::json &result);
 
+/* discovery list: one row per discovery address. */
+std::string discovery_list_text(const nlohmann::json &discoveries);
+
 } // namespace rdmablk::rdmablkctl

@@ -64,6 +64,58 @@ std::string discovery_text(const json &result)
 	return out + table({"NAME", "UUID", "SIZE", "BLOCK", "FLAGS"}, rows);
 }
 
+namespace {
+
+/* "e1,e2": the names in array @key of @object; an export attached through another path gets "(elsewhere)". */
+std::string names_text(const json &object, const char *key)
+{
+	const auto it = object.find(key);
+	if (it == object.end() || !it->is_array() || it->empty())
+		return "-";
+	std::string names;
+	for (const json &e : *it) {
+		names += (names.empty() ? "" : ",") + text_field(e, "name").value_or("?");
+		if (e.contains("attached_here") && !bool_field(e, "attached_here"))
+			names += "(elsewhere)";
+	}
+	return names;
+}
+
+std::string attach_text(const json &discovery)
+{
+	const auto it = discovery.find("attach");
+	if (it == discovery.end() || !it->is_array())
+		return text_field(discovery, "attach").value_or("-");
+	std::string items;
+	for (const json &item : *it)
+		items += (items.empty() ? "" : ",") +
+			 (item.is_string() ? item.get<std::string>() : item.dump());
+	return items;
+}
+
+} // namespace
+
+std::string discovery_list_text(const json &discoveries)
+{
+	std::vector<std::vector<std::string>> rows;
+	std::string errors;
+	if (discoveries.is_array()) {
+		for (const json &d : discoveries) {
+			const std::string target = target_text(d);
+			const auto retry = int_field(d, "next_retry_s");
+			rows.push_back({target, text_field(d, "state").value_or("-"),
+					text_field(d, "generation").value_or("-"), attach_text(d),
+					names_text(d, "matched"), names_text(d, "gone"),
+					retry ? seconds_text(*retry) : "-"});
+			if (const auto error = text_field(d, "last_error"))
+				errors += target + ": " + *error + "\n";
+		}
+	}
+	return table({"ADDRESS", "STATE", "GENERATION", "ATTACH", "EXPORTS", "GONE", "RETRY IN"},
+		     rows) +
+	       errors;
+}
+
 std::string export_table(const json &exports)
 {
 	std::vector<std::vector<std::string>> rows;

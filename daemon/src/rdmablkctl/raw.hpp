@@ -22,6 +22,8 @@ struct Raw {
 	bool read_only = false;
 	std::vector<std::string> allow;
 	std::string device;
+	/* discovery add --attach: "all", export names, export UUIDs. */
+	std::vector<std::string> attach;
 
 	std::string queues;
 	std::string queue_depth;

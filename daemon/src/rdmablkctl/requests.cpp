@@ -60,10 +60,11 @@ ctl::Request discover_request(const Raw &raw)
 	return {"discover", endpoint_args(raw.endpoint)};
 }
 
-ctl::Request attach_request(const Raw &raw)
+namespace {
+
+/* The attach settings given as options, into @args. */
+void attach_settings(json &args, const Raw &raw)
 {
-	json args = endpoint_args(raw.endpoint);
-	args["export"] = export_name(raw.name);
 	set_integer(args, "queues", "--queues", raw.queues, 1, RDMABLK_MAX_QUEUES);
 	set_integer(args, "queue_depth", "--queue-depth", raw.queue_depth, 1,
 		    RDMABLK_MAX_QUEUE_DEPTH);
@@ -75,8 +76,51 @@ ctl::Request attach_request(const Raw &raw)
 		    RDMABLK_MAX_TMO, true);
 	set_integer(args, "keepalive_tmo", "--keepalive-tmo", raw.keepalive_tmo, 1,
 		    max_keepalive_tmo);
+}
+
+} // namespace
+
+ctl::Request attach_request(const Raw &raw)
+{
+	json args = endpoint_args(raw.endpoint);
+	args["export"] = export_name(raw.name);
+	attach_settings(args, raw);
 	return {"attach", std::move(args)};
 }
+
+ctl::Request discovery_add_request(const Raw &raw)
+{
+	json args = endpoint_args(raw.endpoint);
+	const bool all = raw.attach.empty() ||
+			 std::find(raw.attach.begin(), raw.attach.end(), "all") != raw.attach.end();
+	if (all && raw.attach.size() > 1)
+		throw std::invalid_argument("--attach all attaches every export; give it alone "
+					    "or name exports");
+	if (all) {
+		args["attach"] = "all";
+	} else {
+		json items = json::array();
+		for (const std::string &item : raw.attach) {
+			std::string value;
+			try {
+				value = uuid_arg(item);
+			} catch (const std::invalid_argument &) {
+				value = export_name(item);
+			}
+			if (std::find(items.begin(), items.end(), value) == items.end())
+				items.push_back(std::move(value));
+		}
+		args["attach"] = std::move(items);
+	}
+	attach_settings(args, raw);
+	return {"discovery_add", std::move(args)};
+}
+
+ctl::Request discovery_del_request(const Raw &raw)
+{
+	return {"discovery_del", endpoint_args(raw.endpoint)};
+}
+
 
 ctl::Request export_add_request(const Raw &raw)
 {

@@ -20,6 +20,8 @@ ctl::Request unlisten_request(const Raw &raw);
 ctl::Request export_del_request(const Raw &raw);
 ctl::Request status_request(const Raw &raw);
 ctl::Request discover_request(const Raw &raw);
+ctl::Request discovery_add_request(const Raw &raw);
+ctl::Request discovery_del_request(const Raw &raw);
 ctl::Request attach_request(const Raw &raw);
 ctl::Request export_add_request(const Raw &raw);
 /* By DEVICE, or by ADDR[:PORT] NAME. */

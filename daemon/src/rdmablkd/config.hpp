@@ -53,6 +53,22 @@ struct AttachmentConfig {
 	bool operator==(const AttachmentConfig &) const = default;
 };
 
+/*
+ * [[discovery]]: keep a discovery session with a target and attach what it
+ * offers this host. An entry of @attach is an export name or an export
+ * UUID (kept in canonical lower-case form).
+ */
+struct DiscoveryConfig {
+	nl::Endpoint target;
+	/* true: every export offered; else those named in @attach. */
+	bool attach_all = true;
+	std::vector<std::string> attach;
+	/* The per-attachment settings (target and export_name unused). */
+	AttachmentConfig settings;
+
+	bool operator==(const DiscoveryConfig &) const = default;
+};
+
 /* [daemon]: seconds. */
 struct DaemonSettings {
 	/* Backoff for what cannot be set up now: first wait, doubling up to retry_max. */
@@ -69,6 +85,7 @@ struct Config {
 	std::vector<ListenerConfig> listeners;
 	std::vector<ExportConfig> exports;
 	std::vector<AttachmentConfig> attachments;
+	std::vector<DiscoveryConfig> discoveries;
 
 	bool operator==(const Config &) const = default;
 };
@@ -106,5 +123,12 @@ const ListenerConfig *find_listener(const Config &config, const nl::Endpoint &en
 const ExportConfig *find_export(const Config &config, std::string_view name);
 const AttachmentConfig *find_attachment(const Config &config, const nl::Endpoint &target,
 					std::string_view export_name);
+const DiscoveryConfig *find_discovery(const Config &config, const nl::Endpoint &target);
+
+/*
+ * One item of a discovery's attach list: an export UUID in canonical form,
+ * or an export name; throws std::invalid_argument saying what is wrong.
+ */
+std::string canonical_attach_item(std::string_view item);
 
 } // namespace rdmablk::daemon

@@ -8,6 +8,7 @@
 #include "addr.hpp"
 #include "atomic_file.hpp"
 #include "config.hpp"
+#include "rules.hpp"
 #include "nl/error.hpp"
 #include "nl/file.hpp"
 
@@ -71,6 +72,27 @@ const AttachmentConfig *find_attachment(const Config &config, const nl::Endpoint
 		if (a.export_name == export_name && same_endpoint(a.target, target))
 			return &a;
 	return nullptr;
+}
+
+const DiscoveryConfig *find_discovery(const Config &config, const nl::Endpoint &target)
+{
+	for (const DiscoveryConfig &d : config.discoveries)
+		if (same_endpoint(d.target, target))
+			return &d;
+	return nullptr;
+}
+
+std::string canonical_attach_item(std::string_view item)
+{
+	try {
+		return nl::to_string(nl::parse_uuid(item));
+	} catch (const std::invalid_argument &) {
+	}
+	if (const std::string problem = check_export_name(item); !problem.empty())
+		throw std::invalid_argument("'" + std::string(item) +
+					    "' is neither an export UUID nor an export name: " +
+					    problem);
+	return std::string(item);
 }
 
 } // namespace rdmablk::daemon

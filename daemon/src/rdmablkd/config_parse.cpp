@@ -4,6 +4,7 @@
  * toml++ says the offending key, value or table stands, as
  * "FILE:LINE:COLUMN: what is wrong".
  */
+#include <algorithm>
 #include <set>
 #include <stdexcept>
 
@@ -223,6 +224,51 @@ AttachmentConfig read_attachment(TableReader &reader)
 	return att;
 }
 
+DiscoveryConfig read_discovery(TableReader &reader)
+{
+	DiscoveryConfig disc;
+	const std::string address = reader.required_string("address");
+	try {
+		disc.target = nl::parse_endpoint(address);
+	} catch (const std::invalid_argument &e) {
+		reader.fail(reader.find("address"), e.what());
+	}
+	if (const std::string problem = check_address(disc.target.addr); !problem.empty())
+		reader.fail(reader.find("address"), problem);
+	if (const toml::node *node = reader.find("attach")) {
+		if (const toml::array *array = node->as_array()) {
+			disc.attach_all = false;
+			for (const toml::node &item : *array) {
+				if (!item.is_string())
+					reader.fail(&item, "'attach' must list export names "
+							   "or UUIDs in strings");
+				std::string value;
+				try {
+					value = canonical_attach_item(**item.as_string());
+				} catch (const std::invalid_argument &e) {
+					reader.fail(&item, "'attach': " + std::string(e.what()));
+				}
+				if (std::find(disc.attach.begin(), disc.attach.end(), value) !=
+				    disc.attach.end())
+					reader.fail(&item, "'" + value +
+								   "' is listed twice in 'attach'");
+				disc.attach.push_back(value);
+			}
+			if (disc.attach.empty())
+				reader.fail(node, "'attach' lists nothing; write attach = \"all\" "
+						  "or name exports");
+		} else if (!node->is_string() || **node->as_string() != "all") {
+			reader.fail(node, "'attach' must be \"all\" or an array of export "
+					  "names or UUIDs");
+		}
+	}
+	for (const AttachSetting &s : attach_settings())
+		if (std::optional<std::int64_t> value = reader.integer(s.rule))
+			s.set(disc.settings, *value);
+	reader.finish();
+	return disc;
+}
+
 /* Each table of array-of-tables @key, read by @read into @out. */
 template <typename T, typename Read>
 void read_tables(const toml::node &node, std::string_view key, const std::string &file,
@@ -299,10 +345,13 @@ Config parse_config(std::string_view text, const std::string &file)
 			read_tables(node, key.str(), file, config.exports, read_export);
 		} else if (key == "attachment") {
 			read_tables(node, key.str(), file, config.attachments, read_attachment);
+		} else if (key == "discovery") {
+			read_tables(node, key.str(), file, config.discoveries, read_discovery);
 		} else {
 			fail_at(file, key.source(),
 				"unknown key or table " + quoted(key.str()) +
-					" (expected [daemon], [[listener]], [[export]], [[attachment]])");
+					" (expected [daemon], [[listener]], [[export]], [[attachment]], "
+					"[[discovery]])");
 		}
 	}
 
@@ -323,6 +372,10 @@ Config parse_config(std::string_view text, const std::string &file)
 			return a.export_name == b.export_name && same_endpoint(a.target, b.target);
 		},
 		"the same target and export");
+	reject_duplicates(
+		root, "discovery", file, config.discoveries,
+		[](const auto &a, const auto &b) { return same_endpoint(a.target, b.target); },
+		"the same address and port");
 	return config;
 }
 

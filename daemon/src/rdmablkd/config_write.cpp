@@ -18,8 +18,8 @@ constexpr const char *header =
 	R"(# rdmablk.conf - what rdmablkd sets up and keeps up; see rdmablk.conf(5).
 #
 # rdmablkd rewrites this file whenever rdmablkctl changes the configuration
-# (listen, export add/del, attach, detach); comments other than this header
-# are not kept. To edit it by hand, edit and reload (systemctl reload
+# (listen, export add/del, attach, detach, discovery add/del); comments other
+# than this header are not kept. To edit it by hand, edit and reload (systemctl reload
 # rdmablkd): what was added is set up; what was removed is left running
 # until removed with rdmablkctl. Check an edit with: rdmablkd --check-config
 #
@@ -34,6 +34,10 @@ constexpr const char *header =
 # [[attachment]] address, port (7471), export, and optionally queues,
 #               queue_depth, reconnect_delay, ctrl_loss_tmo, fast_io_fail_tmo,
 #               keepalive_tmo (seconds; -1 = never/off for the _tmo ones).
+# [[discovery]] address ("ADDR[:PORT]", port 7471), attach ("all" or a list
+#               of export names and UUIDs), and the optional settings of
+#               [[attachment]] for what it attaches: rdmablkd keeps a
+#               discovery session with the target and attaches what matches.
 )";
 
 /* A TOML basic string: quoted, with backslash, quote and control characters escaped. */
@@ -94,6 +98,22 @@ std::string format_config(const Config &config)
 		out << "export = " << toml_string(att.export_name) << "\n";
 		for (const AttachSetting &s : attach_settings())
 			if (std::optional<std::int64_t> value = s.get(att))
+				out << s.rule.key << " = " << *value << "\n";
+	}
+
+	for (const DiscoveryConfig &disc : config.discoveries) {
+		out << "\n[[discovery]]\n";
+		out << "address = " << toml_string(nl::to_string(disc.target)) << "\n";
+		if (disc.attach_all) {
+			out << "attach = \"all\"\n";
+		} else {
+			out << "attach = [";
+			for (std::size_t i = 0; i < disc.attach.size(); i++)
+				out << (i ? ", " : "") << toml_string(disc.attach[i]);
+			out << "]\n";
+		}
+		for (const AttachSetting &s : attach_settings())
+			if (std::optional<std::int64_t> value = s.get(disc.settings))
 				out << s.rule.key << " = " << *value << "\n";
 	}
 	return out.str();

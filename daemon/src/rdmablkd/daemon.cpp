@@ -98,12 +98,23 @@ Daemon::Daemon(const Options &options, Logger &log) : options_(options), log_(lo
 	worker_ = std::make_unique<Worker>(std::move(probed.kernel));
 	discoveries_ = std::make_unique<Discoveries>(loop_, log_);
 	EngineOptions engine_options{host.id, options_.config, options_.state_dir + "/state.json",
-				     probed.info.module_version, {}};
+				     probed.info.module_version, {}, {}, {}};
 	engine_options.discover = [this](const nl::Endpoint &target, const nl::Uuid &hostid,
 					 std::function<void(ctl::Response)> reply) {
 		discoveries_->start(target, hostid, std::move(reply));
 	};
+	engine_options.discoveries_changed = [this](const std::vector<DiscoveryConfig> &d) {
+		autoconnect_->configure(d);
+	};
+	engine_options.discovery_status = [this] { return autoconnect_->status(); };
 	engine_ = std::make_unique<Engine>(*worker_, *desired_, log_, std::move(engine_options));
+	AutoConnect::Hooks hooks;
+	hooks.devices = [this] { return engine_->devices(); };
+	hooks.configured = [this] { return desired_->get().attachments; };
+	hooks.wanted = [this](const std::vector<AutoAttachment> &w) {
+		engine_->set_auto_attachments(w);
+	};
+	autoconnect_ = std::make_unique<AutoConnect>(loop_, log_, host.id, std::move(hooks));
 	engine_->on_pass_done = [this](bool answered, bool reconnected) {
 		if (answered && (reconnected || !subscribed())) {
 			log_.notice("rdmablk.ko was loaded again; subscribing to its events anew");
@@ -132,6 +143,7 @@ Daemon::Daemon(const Options &options, Logger &log) : options_(options), log_(lo
 
 	/* Subscribed first: nothing that happens from here on goes unseen. */
 	engine_->request_pass();
+	autoconnect_->configure(desired_->get().discoveries);
 	notify("READY=1\nSTATUS=applying " + options_.config);
 }
 
@@ -139,6 +151,7 @@ Daemon::~Daemon()
 {
 	/* The worker's jobs use the engine and the desired state: stop it first. */
 	worker_.reset();
+	autoconnect_.reset();
 }
 
 void Daemon::run()
@@ -208,7 +221,9 @@ void Daemon::reload()
 {
 	log_.notice("reloading " + options_.config);
 	try {
-		engine_->reload(load_config(options_.config));
+		Config config = load_config(options_.config);
+		autoconnect_->configure(config.discoveries);
+		engine_->reload(std::move(config));
 	} catch (const ConfigError &e) {
 		log_.error(std::string("not reloading: ") + e.what() +
 			   "; the configuration in use stays");

@@ -8,6 +8,7 @@
 
 #include <memory>
 
+#include "autoconnect.hpp"
 #include "control_server.hpp"
 #include "control_socket.hpp"
 #include "ctl/fd.hpp"
@@ -51,6 +52,7 @@ private:
 	std::unique_ptr<Worker> worker_;
 	std::unique_ptr<Discoveries> discoveries_;
 	std::unique_ptr<Engine> engine_;
+	std::unique_ptr<AutoConnect> autoconnect_;
 	std::unique_ptr<nl::EventMonitor> monitor_;
 	std::uint64_t monitor_token_ = 0;
 	std::unique_ptr<ListenSocket> socket_;

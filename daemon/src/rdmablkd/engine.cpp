@@ -27,6 +27,9 @@ Engine::Engine(Executor &executor, DesiredState &desired, Logger &log, EngineOpt
 		{"list", &Engine::cmd_list},
 		{"status", &Engine::cmd_status},
 		{"hostid", &Engine::cmd_hostid},
+		{"discovery_add", &Engine::cmd_discovery_add},
+		{"discovery_del", &Engine::cmd_discovery_del},
+		{"discovery_list", &Engine::cmd_discovery_list},
 	};
 }
 

@@ -14,10 +14,12 @@
 
 #include <functional>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
 
+#include "autoconnect_policy.hpp"
 #include "ctl/protocol.hpp"
 #include "desired.hpp"
 #include "errors.hpp"
@@ -41,6 +43,10 @@ struct EngineOptions {
 	std::function<void(const nl::Endpoint &target, const nl::Uuid &hostid,
 			   std::function<void(ctl::Response)> reply)>
 		discover;
+	/* The [[discovery]] entries changed: keep sessions for these. */
+	std::function<void(const std::vector<DiscoveryConfig> &)> discoveries_changed;
+	/* {"discoveries": [...]}, for "discovery_list"; unset: none. */
+	std::function<nlohmann::json()> discovery_status;
 };
 
 class Engine {
@@ -70,6 +76,15 @@ public:
 	/* When on_timer() has work to do; nullopt: nothing is waiting. */
 	std::optional<Time> next_wakeup() const;
 	void on_timer();
+
+	/*
+	 * What discovery wants attached besides the configured attachments;
+	 * passes attach and keep these like [[attachment]] entries.
+	 */
+	void set_auto_attachments(const std::vector<AutoAttachment> &wanted);
+
+	/* The kernel's devices as last seen. */
+	std::vector<nl::Device> devices() const;
 
 	/* One line for systemd's STATUS=: what the last pass saw. */
 	std::string summary() const;
@@ -110,6 +125,11 @@ private:
 	void cmd_list(const nlohmann::json &args, Reply reply);
 	void cmd_status(const nlohmann::json &args, Reply reply);
 	void cmd_hostid(const nlohmann::json &args, Reply reply);
+	void cmd_discovery_add(const nlohmann::json &args, Reply reply);
+	void cmd_discovery_del(const nlohmann::json &args, Reply reply);
+	void cmd_discovery_list(const nlohmann::json &args, Reply reply);
+	/* The desired state with the automatic attachments added; any thread. */
+	Config wanted() const;
 	/*
 	 * Attaching @want failed with @error, which is being handled: a
 	 * configured attachment stays pending and is answered as such; else
@@ -160,6 +180,10 @@ private:
 	Time last_pass_{};
 	unsigned generation_ = 0;
 	std::map<std::string, Handler> handlers_;
+	mutable std::mutex auto_lock_; /* auto_ */
+	std::vector<AttachmentConfig> auto_;
+	/* Autoconnected devices detached with rdmablkctl: not attached again until restart. */
+	std::set<std::string> detached_auto_;
 };
 
 } // namespace rdmablk::daemon

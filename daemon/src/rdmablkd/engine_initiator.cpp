@@ -140,7 +140,17 @@ void Engine::cmd_detach(const json &args, Reply reply)
 		});
 		const std::string name = dev ? dev->name : std::string();
 		return [this, which, name, reply] {
-			book_.clear(attachment_key(which.target, which.export_name));
+			const std::string key = attachment_key(which.target, which.export_name);
+			book_.clear(key);
+			{
+				const std::lock_guard guard(auto_lock_);
+				const auto before = auto_.size();
+				std::erase_if(auto_, [&](const AttachmentConfig &a) {
+					return attachment_key(a.target, a.export_name) == key;
+				});
+				if (auto_.size() != before)
+					detached_auto_.insert(key);
+			}
 			if (!name.empty())
 				log_.notice("detached " + name + " (" + nl::to_string(which.target) +
 					    " " + which.export_name + ") at the request of rdmablkctl");
@@ -155,7 +165,7 @@ void Engine::cmd_list(const json &args, Reply reply)
 	only_args(args, {});
 	run({Op::query, {}, {}, {}}, reply, [this, reply](Kernel &k) -> Done {
 		const std::vector<nl::Device> devices = k.dev_get();
-		const Config config = desired_.get();
+		const Config config = wanted();
 		return [this, devices, config, reply] {
 			remember(devices);
 			json list = json::array();
@@ -177,7 +187,7 @@ void Engine::cmd_status(const json &args, Reply reply)
 	const std::optional<std::uint32_t> only = status_args(args);
 	run({Op::query, {}, {}, {}}, reply, [this, only, reply](Kernel &k) -> Done {
 		const std::vector<nl::Device> devices = k.dev_get();
-		const Config config = desired_.get();
+		const Config config = wanted();
 		std::map<std::uint32_t, std::optional<IoStats>> io;
 		for (const nl::Device &d : devices)
 			io[d.index] = read_io_stats(d.name);
@@ -228,6 +238,68 @@ void Engine::cmd_discover(const json &args, Reply reply)
 		return;
 	}
 	options_.discover(target, options_.hostid, std::move(reply));
+}
+
+} // namespace rdmablk::daemon
+
+namespace rdmablk::daemon {
+
+void Engine::cmd_discovery_add(const json &args, Reply reply)
+{
+	const DiscoveryConfig want = discovery_args(args);
+	run({Op::query, {}, {}, {}}, reply, [this, want, reply](Kernel &) -> Done {
+		bool replaced = false;
+		desired_.update([&](Config &c) {
+			for (DiscoveryConfig &d : c.discoveries)
+				if (same_endpoint(d.target, want.target)) {
+					d = want;
+					replaced = true;
+				}
+			if (!replaced)
+				c.discoveries.push_back(want);
+		});
+		const Config config = desired_.get();
+		return [this, config, want, replaced, reply] {
+			log_.notice(std::string(replaced ? "changed" : "added") + " discovery " +
+				    nl::to_string(want.target) + " at the request of rdmablkctl");
+			if (options_.discoveries_changed)
+				options_.discoveries_changed(config.discoveries);
+			reply(ctl::ok(json::object()));
+		};
+	});
+}
+
+void Engine::cmd_discovery_del(const json &args, Reply reply)
+{
+	only_args(args, {"address", "port"});
+	const nl::Endpoint target = endpoint_args(args);
+	run({Op::query, {}, {}, {}}, reply, [this, target, reply](Kernel &) -> Done {
+		if (!find_discovery(desired_.get(), target))
+			return [reply, target] {
+				reply(not_found("no discovery of " + nl::to_string(target),
+						"'rdmablkctl discovery list' shows them"));
+			};
+		desired_.update([&](Config &c) {
+			std::erase_if(c.discoveries, [&](const DiscoveryConfig &d) {
+				return same_endpoint(d.target, target);
+			});
+		});
+		const Config config = desired_.get();
+		return [this, config, target, reply] {
+			log_.notice("removed discovery " + nl::to_string(target) +
+				    " at the request of rdmablkctl; its devices stay attached");
+			if (options_.discoveries_changed)
+				options_.discoveries_changed(config.discoveries);
+			reply(ctl::ok(json::object()));
+		};
+	});
+}
+
+void Engine::cmd_discovery_list(const json &args, Reply reply)
+{
+	only_args(args, {});
+	reply(ctl::ok(options_.discovery_status ? options_.discovery_status()
+						: json{{"discoveries", json::array()}}));
 }
 
 } // namespace rdmablk::daemon

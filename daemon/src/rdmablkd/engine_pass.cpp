@@ -53,7 +53,7 @@ Done Engine::run_pass(Kernel &kernel, const RetryBook &book, Time now)
 	auto outcome = std::make_shared<PassOutcome>();
 	try {
 		outcome->snapshot = kernel.snapshot();
-		outcome->plan = plan(desired_.get(), outcome->snapshot, book, now);
+		outcome->plan = plan(wanted(), outcome->snapshot, book, now);
 		try {
 			desired_.update([&](Config &c) {
 				for (const AdoptedUuid &adopted : outcome->plan.uuids)
@@ -198,7 +198,7 @@ void Engine::apply_results(const PassOutcome &outcome, Time now)
 	}
 
 	std::set<std::string> keys{kernel_key};
-	const Config config = desired_.get();
+	const Config config = wanted();
 	for (const ListenerConfig &l : config.listeners)
 		keys.insert(listener_key(l.endpoint));
 	for (const ExportConfig &e : config.exports)
@@ -218,7 +218,7 @@ void Engine::on_event(const nl::Event &event)
 {
 	log_.write(event_record(event));
 	track(event);
-	const Config config = desired_.get();
+	const Config config = wanted();
 	switch (event.type) {
 	case RDMABLK_EVENT_DEVICE_STATE:
 	case RDMABLK_EVENT_DEVICE_DETACHED: {
@@ -253,6 +253,36 @@ void Engine::track(const nl::Event &event)
 	std::erase_if(devices, [&](const nl::Device &d) { return d.index == event.device->index; });
 	if (event.type != RDMABLK_EVENT_DEVICE_DETACHED)
 		devices.push_back(*event.device);
+}
+
+Config Engine::wanted() const
+{
+	Config config = desired_.get();
+	const std::lock_guard guard(auto_lock_);
+	for (const AttachmentConfig &a : auto_)
+		if (!find_attachment(config, a.target, a.export_name))
+			config.attachments.push_back(a);
+	return config;
+}
+
+void Engine::set_auto_attachments(const std::vector<AutoAttachment> &wanted)
+{
+	std::vector<AttachmentConfig> next;
+	for (const AutoAttachment &w : wanted)
+		if (!detached_auto_.count(attachment_key(w.attachment.target, w.attachment.export_name)))
+			next.push_back(w.attachment);
+	{
+		const std::lock_guard guard(auto_lock_);
+		if (next == auto_)
+			return;
+		auto_ = std::move(next);
+	}
+	request_pass();
+}
+
+std::vector<nl::Device> Engine::devices() const
+{
+	return seen_ ? seen_->devices : std::vector<nl::Device>{};
 }
 
 void Engine::remember(const std::vector<nl::Device> &devices)
@@ -316,7 +346,7 @@ std::string Engine::summary() const
 		return "rdmablk.ko does not answer: " + *kernel_problem_;
 	if (!seen_)
 		return "starting";
-	const Config config = desired_.get();
+	const Config config = wanted();
 	std::map<std::string, unsigned> states;
 	for (const nl::Device &d : seen_->devices)
 		states[nl::dev_state_name(d.state)]++;
@@ -336,7 +366,7 @@ void Engine::save_state()
 {
 	if (options_.state_path.empty())
 		return;
-	const Config config = desired_.get();
+	const Config config = wanted();
 	json attachments = json::array();
 	for (const AttachmentConfig &a : config.attachments) {
 		const nl::Device *dev = seen_ ? find_device(seen_->devices, a) : nullptr;

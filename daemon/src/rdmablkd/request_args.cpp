@@ -141,17 +141,27 @@ std::string export_name_args(const json &args)
 	return name;
 }
 
-AttachmentConfig attach_args(const json &args)
+namespace {
+
+/* Only "address", "port", @third and the attachment settings in @args. */
+void only_attach_args(const json &args, std::string_view third)
 {
 	if (!args.is_object())
 		throw ArgError("'args' must be an object");
 	for (const auto &[key, value] : args.items()) {
-		bool ok = key == "address" || key == "port" || key == "export";
+		bool ok = key == "address" || key == "port" || key == third;
 		for (const AttachSetting &s : attach_settings())
 			ok = ok || s.rule.key == key;
 		if (!ok)
 			throw ArgError("unknown argument '" + key + "'");
 	}
+}
+
+} // namespace
+
+AttachmentConfig attach_args(const json &args)
+{
+	only_attach_args(args, "export");
 	AttachmentConfig a;
 	a.target = endpoint_args(args);
 	a.export_name = required_string(args, "export");
@@ -160,6 +170,38 @@ AttachmentConfig attach_args(const json &args)
 		if (std::optional<std::int64_t> value = int_arg(args, s.rule))
 			s.set(a, *value);
 	return a;
+}
+
+DiscoveryConfig discovery_args(const json &args)
+{
+	only_attach_args(args, "attach");
+	DiscoveryConfig d;
+	d.target = endpoint_args(args);
+	if (const json *attach = arg(args, "attach")) {
+		if (attach->is_array()) {
+			d.attach_all = false;
+			for (const json &item : *attach) {
+				if (!item.is_string())
+					bad("attach", "must list export names or UUIDs in strings");
+				std::string value;
+				try {
+					value = canonical_attach_item(item.get<std::string>());
+				} catch (const std::invalid_argument &e) {
+					bad("attach", e.what());
+				}
+				if (std::find(d.attach.begin(), d.attach.end(), value) == d.attach.end())
+					d.attach.push_back(value);
+			}
+			if (d.attach.empty())
+				bad("attach", "lists nothing; give \"all\" or export names or UUIDs");
+		} else if (!attach->is_string() || attach->get<std::string>() != "all") {
+			bad("attach", "must be \"all\" or an array of export names or UUIDs");
+		}
+	}
+	for (const AttachSetting &s : attach_settings())
+		if (std::optional<std::int64_t> value = int_arg(args, s.rule))
+			s.set(d.settings, *value);
+	return d;
 }
 
 DetachTarget detach_args(const json &args)

@@ -38,6 +38,9 @@ std::string export_name_args(const nlohmann::json &args);
 /* attach: "address", "port", "export", and the settings of attach_settings(). */
 AttachmentConfig attach_args(const nlohmann::json &args);
 
+/* discovery_add: "address", "port", "attach" ("all" or [names and UUIDs]), attach settings. */
+DiscoveryConfig discovery_args(const nlohmann::json &args);
+
 /* detach: "device" ("/dev/rdmablkN", "rdmablkN", "N") or "address", "port", "export". */
 struct DetachTarget {
 	std::optional<std::uint32_t> index;

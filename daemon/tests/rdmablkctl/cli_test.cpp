@@ -179,6 +179,37 @@ TEST(Cli, Discover)
 		  std::string::npos);
 }
 
+TEST(Cli, Discovery)
+{
+	expect_request({"discovery", "add", "192.0.2.1"}, "discovery_add",
+		       {{"address", "192.0.2.1"}, {"port", 7471}, {"attach", "all"}});
+	expect_request({"discovery", "add", "[2001:db8::1]:7000", "--attach", "all", "--queues",
+			"2", "--ctrl-loss-tmo", "-1"},
+		       "discovery_add",
+		       {{"address", "2001:db8::1"},
+			{"port", 7000},
+			{"attach", "all"},
+			{"queues", 2},
+			{"ctrl_loss_tmo", -1}});
+	expect_request({"discovery", "add", "192.0.2.1", "--attach", "db0", "--attach",
+			"6B1A0C2E-0000-4000-8000-000000000001", "--attach", "db0"},
+		       "discovery_add",
+		       {{"address", "192.0.2.1"},
+			{"port", 7471},
+			{"attach", {"db0", "6b1a0c2e-0000-4000-8000-000000000001"}}});
+	expect_request({"discovery", "del", "192.0.2.1:7000"}, "discovery_del",
+		       {{"address", "192.0.2.1"}, {"port", 7000}});
+	expect_request({"discovery", "list", "-o", "json"}, "discovery_list", json::object());
+	EXPECT_EQ(usage_error({"discovery", "add", "192.0.2.1", "--attach", "all", "--attach",
+			       "db0"}),
+		  "--attach all attaches every export; give it alone or name exports");
+	EXPECT_NE(usage_error({"discovery", "add", "192.0.2.1", "--attach", "bad name"}).find(
+			  "bad name"),
+		  std::string::npos);
+	EXPECT_EQ(usage_error({"discovery", "add"}),
+		  "ADDR[:PORT] is required; see 'rdmablkctl discovery add --help'");
+}
+
 TEST(Cli, Attach)
 {
 	expect_request({"attach", "192.0.2.1", "db0"}, "attach",

@@ -232,6 +232,45 @@ TEST(Format, DiscoveredJsonKeepsTheFieldNames)
 	EXPECT_EQ(json::parse(format_json(discovered())), discovered());
 }
 
+json discoveries()
+{
+	return {{"discoveries",
+		 {{{"address", "192.0.2.1"},
+		   {"port", 7471},
+		   {"attach", "all"},
+		   {"state", "connected"},
+		   {"generation", 4},
+		   {"last_error", nullptr},
+		   {"next_retry_s", nullptr},
+		   {"matched",
+		    {{{"name", "e1"}, {"uuid", "6b1a0c2e-0000-4000-8000-000000000001"},
+		      {"attached_here", true}},
+		     {{"name", "e2"}, {"uuid", "6b1a0c2e-0000-4000-8000-000000000002"},
+		      {"attached_here", false}}}},
+		   {"gone", {{{"name", "e3"}, {"uuid", "6b1a0c2e-0000-4000-8000-000000000003"}}}}},
+		  {{"address", "2001:db8::1"},
+		   {"port", 7000},
+		   {"attach", {"db0"}},
+		   {"state", "retrying"},
+		   {"generation", nullptr},
+		   {"last_error", "cannot reach 2001:db8::1: timed out"},
+		   {"next_retry_s", 8},
+		   {"matched", json::array()},
+		   {"gone", json::array()}}}}};
+}
+
+TEST(Format, DiscoveryList)
+{
+	EXPECT_EQ(format_text("discovery_list", discoveries()),
+		  "ADDRESS             STATE      GENERATION  ATTACH  EXPORTS           GONE  RETRY IN\n"
+		  "192.0.2.1:7471      connected  4           all     e1,e2(elsewhere)  e3    -\n"
+		  "[2001:db8::1]:7000  retrying   -           db0     -                 -     8 s\n"
+		  "[2001:db8::1]:7000: cannot reach 2001:db8::1: timed out\n");
+	EXPECT_EQ(format_text("discovery_add", json::object()), "");
+	EXPECT_EQ(format_text("discovery_del", json::object()), "");
+	EXPECT_EQ(json::parse(format_json(discoveries())), discoveries());
+}
+
 TEST(Format, UnexpectedShapesDoNotThrow)
 {
 	for (const json &result : {json(nullptr), json::array(), json({{"devices", 5}}),
@@ -243,6 +282,8 @@ TEST(Format, UnexpectedShapesDoNotThrow)
 		EXPECT_NO_THROW(format_text("attach", result));
 		EXPECT_NO_THROW(format_text("listen", result));
 		EXPECT_NO_THROW(format_text("discover", result));
+		EXPECT_NO_THROW(format_text("discovery_list", result));
+		EXPECT_NO_THROW(format_text("discovery_list", json({{"discoveries", result}})));
 	}
 }
 

@@ -48,6 +48,16 @@ Config full_config()
 	defaults.target = {"2001:db8::7", 9000};
 	defaults.export_name = "x";
 	c.attachments.push_back(defaults);
+	DiscoveryConfig all;
+	all.target = {"192.0.2.9", 7471};
+	c.discoveries.push_back(all);
+	DiscoveryConfig some;
+	some.target = {"fe80::1%eth0", 7000};
+	some.attach_all = false;
+	some.attach = {"db0", "00112233-4455-4677-8899-aabbccddeeff"};
+	some.settings.queues = 2;
+	some.settings.ctrl_loss_tmo = -1;
+	c.discoveries.push_back(some);
 	return c;
 }
 
@@ -84,7 +94,13 @@ TEST(Config, WrittenTextStartsWithTheExplanation)
 	EXPECT_NE(text.find("\n[daemon]\nretry_initial = 2\nretry_max = 120\n"), std::string::npos);
 	/* Attachment settings left to the kernel are not written. */
 	const std::string tail = text.substr(text.rfind("[[attachment]]"));
-	EXPECT_EQ(tail, "[[attachment]]\naddress = \"2001:db8::7\"\nport = 9000\nexport = \"x\"\n");
+	EXPECT_EQ(tail.substr(0, tail.find("\n\n")),
+		  "[[attachment]]\naddress = \"2001:db8::7\"\nport = 9000\nexport = \"x\"");
+	EXPECT_NE(text.find("[[discovery]]\naddress = \"[fe80::1%eth0]:7000\"\nattach = [\"db0\", "
+			    "\"00112233-4455-4677-8899-aabbccddeeff\"]\nqueues = 2\nctrl_loss_tmo = -1\n"),
+		  std::string::npos);
+	EXPECT_NE(text.find("[[discovery]]\naddress = \"192.0.2.9:7471\"\nattach = \"all\"\n"),
+		  std::string::npos);
 }
 
 TEST(Config, ReadsWhatAnAdministratorWrites)
@@ -115,6 +131,54 @@ ctrl_loss_tmo = -1
 	EXPECT_FALSE(c.attachments[0].queues);
 }
 
+TEST(Config, ReadsDiscoveryEntries)
+{
+	const Config c = parse_config(R"([[discovery]]
+address = "192.0.2.1"
+
+[[discovery]]
+address = "[2001:db8::1]:9000"
+attach = ["db0", "00112233-4455-4677-8899-AABBCCDDEEFF"]
+fast_io_fail_tmo = 5
+)",
+				      file);
+	ASSERT_EQ(c.discoveries.size(), 2u);
+	EXPECT_EQ(c.discoveries[0].target, (nl::Endpoint{"192.0.2.1", 7471}));
+	EXPECT_TRUE(c.discoveries[0].attach_all);
+	EXPECT_EQ(c.discoveries[1].target, (nl::Endpoint{"2001:db8::1", 9000}));
+	EXPECT_FALSE(c.discoveries[1].attach_all);
+	EXPECT_EQ(c.discoveries[1].attach,
+		  (std::vector<std::string>{"db0", "00112233-4455-4677-8899-aabbccddeeff"}));
+	EXPECT_EQ(c.discoveries[1].settings.fast_io_fail_tmo, 5);
+	EXPECT_EQ(parse_config(format_config(c), file), c);
+}
+
+TEST(Config, RejectsBadDiscoveryEntries)
+{
+	expect_error("[[discovery]]\nattach = \"all\"\n",
+		     "rdmablk.conf:1:1: [[discovery]] #1: missing 'address'");
+	expect_error("[[discovery]]\naddress = \"192.0.2.1:0\"\n",
+		     "rdmablk.conf:2:11: [[discovery]] #1: invalid address \"192.0.2.1:0\": port "
+		     "must be 1 to 65535");
+	expect_error("[[discovery]]\naddress = \"192.0.2.1\"\nattach = \"some\"\n",
+		     "rdmablk.conf:3:10: [[discovery]] #1: 'attach' must be \"all\" or an array of "
+		     "export names or UUIDs");
+	expect_error("[[discovery]]\naddress = \"192.0.2.1\"\nattach = []\n",
+		     "rdmablk.conf:3:10: [[discovery]] #1: 'attach' lists nothing; write attach = "
+		     "\"all\" or name exports");
+	expect_error("[[discovery]]\naddress = \"192.0.2.1\"\nattach = [\"a\", 1]\n",
+		     "rdmablk.conf:3:16: [[discovery]] #1: 'attach' must list export names or UUIDs "
+		     "in strings");
+	expect_error("[[discovery]]\naddress = \"192.0.2.1\"\nattach = [\"a\", \"a\"]\n",
+		     "rdmablk.conf:3:16: [[discovery]] #1: 'a' is listed twice in 'attach'");
+	expect_error("[[discovery]]\naddress = \"192.0.2.1\"\nqueue = 4\n",
+		     "rdmablk.conf:3:1: [[discovery]] #1: unknown key 'queue'");
+	expect_error("[[discovery]]\naddress = \"192.0.2.1\"\n\n[[discovery]]\n"
+		     "address = \"192.0.2.1:7471\"\n",
+		     "rdmablk.conf:4:1: [[discovery]] #2: the same address and port as "
+		     "[[discovery]] #1");
+}
+
 TEST(Config, RejectsBadTomlWithItsPosition)
 {
 	expect_error("[[listener]]\naddress = \"192.0.2.1\n",
@@ -128,7 +192,7 @@ TEST(Config, RejectsUnknownKeysAndTables)
 		     "rdmablk.conf:4:1: [[export]] #1: unknown key 'readonly'");
 	expect_error("\n\n[exports]\n",
 		     "rdmablk.conf:3:2: unknown key or table 'exports' (expected [daemon], "
-		     "[[listener]], [[export]], [[attachment]])");
+		     "[[listener]], [[export]], [[attachment]], [[discovery]])");
 	expect_error("[daemon]\nretry_min = 1\n", "rdmablk.conf:2:1: [daemon]: unknown key 'retry_min'");
 }
 

@@ -82,15 +82,22 @@ protected:
 	/* "discover" asks the network here: the targets asked for, and what each gets. */
 	EngineOptions options()
 	{
-		EngineOptions o{test_hostid, "/etc/rdmablk/rdmablk.conf", "", "0.1.0", {}};
+		EngineOptions o{test_hostid, "/etc/rdmablk/rdmablk.conf", "", "0.1.0", {}, {}, {}};
 		o.discover = [this](const nl::Endpoint &target, const nl::Uuid &hostid,
 				    std::function<void(ctl::Response)> reply) {
 			discovered.push_back(target);
 			EXPECT_EQ(hostid, test_hostid);
 			reply(discover_answer);
 		};
+		o.discoveries_changed = [this](const std::vector<DiscoveryConfig> &d) {
+			told_discoveries.push_back(d);
+		};
+		o.discovery_status = [] { return nlohmann::json{{"discoveries", nlohmann::json::array()}}; };
 		return o;
 	}
+
+	/* What the discovery sessions were told to be, each time. */
+	std::vector<std::vector<DiscoveryConfig>> told_discoveries;
 
 	std::vector<nl::Endpoint> discovered;
 	ctl::Response discover_answer = ctl::ok(nlohmann::json::object());
