@@ -127,6 +127,18 @@ vm_tests() {
 	fi
 	tests/vm/run 2>&1 | tee build/check/vm.log
 	record_log vm build/check/vm.log
+
+	# make demo and the benchmark boot their guest through run-script.
+	section "VM: run-script (the way make demo and scripts/bench boot)"
+	if scripts/vm/run-script --timeout 120 scripts/vm/run-script-check.sh run-script-check \
+		>build/check/run-script.log 2>&1; then
+		echo "ok   run-script boots a guest, runs a script in it and returns its status"
+		record run-script 1 0
+	else
+		echo "FAIL run-script; see build/check/run-script.log"
+		tail -20 build/check/run-script.log
+		record run-script 0 1
+	fi
 }
 
 static_checks
