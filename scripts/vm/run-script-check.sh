@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Run by scripts/check.sh through scripts/vm/run-script: the guest comes up
 # with the bench environment and soft-RoCE, and this script's status comes
 # back to the host.
