@@ -152,6 +152,32 @@ int rdmablk_conn_rej_decode(const void *data, size_t len)
 	return le16_to_cpu(rej->reason);
 }
 
+/**
+ * rdmablk_read_imm_encode() - immediate data completing a READ
+ * @tag: the READ's tag
+ *
+ * Return: the value, in host order; verbs carry it as __be32.
+ */
+u32 rdmablk_read_imm_encode(u16 tag)
+{
+	return tag;
+}
+
+/**
+ * rdmablk_read_imm_decode() - the tag named by a READ's immediate data
+ * @imm: the immediate, in host order, untrusted
+ * @tag: result
+ *
+ * Return: 0, or -EPROTO when reserved bits are set.
+ */
+int rdmablk_read_imm_decode(u32 imm, u16 *tag)
+{
+	if (imm & RDMABLK_IMM_RESERVED)
+		return -EPROTO;
+	*tag = imm & RDMABLK_IMM_TAG_MASK;
+	return 0;
+}
+
 void rdmablk_cmd_encode(struct rdmablk_cmd *cmd,
 			const struct rdmablk_cmd_info *c)
 {

@@ -140,6 +140,9 @@ int rdmablk_conn_rep_decode(const void *data, size_t len,
 void rdmablk_conn_rej_encode(struct rdmablk_conn_rej *rej, u16 reason);
 int rdmablk_conn_rej_decode(const void *data, size_t len);
 
+u32 rdmablk_read_imm_encode(u16 tag);
+int rdmablk_read_imm_decode(u32 imm, u16 *tag);
+
 void rdmablk_cmd_encode(struct rdmablk_cmd *cmd,
 			const struct rdmablk_cmd_info *c);
 void rdmablk_cmd_decode(const struct rdmablk_cmd *cmd,

@@ -108,6 +108,52 @@ static void rdmablk_conn_rep_checks(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rdmablk_conn_rep_decode(&wire, 8, &req, &out), -EPROTO);
 }
 
+static void rdmablk_read_imm_test(struct kunit *test)
+{
+	u16 tag = 0;
+
+	KUNIT_EXPECT_EQ(test, rdmablk_read_imm_decode(rdmablk_read_imm_encode(0), &tag), 0);
+	KUNIT_EXPECT_EQ(test, tag, 0);
+	KUNIT_EXPECT_EQ(test, rdmablk_read_imm_decode(rdmablk_read_imm_encode(255), &tag), 0);
+	KUNIT_EXPECT_EQ(test, tag, 255);
+	KUNIT_EXPECT_EQ(test, rdmablk_read_imm_decode(rdmablk_read_imm_encode(0xffff), &tag), 0);
+	KUNIT_EXPECT_EQ(test, tag, 0xffff);
+	/* Reserved bits set: rejected, the tag left alone. */
+	tag = 7;
+	KUNIT_EXPECT_EQ(test, rdmablk_read_imm_decode(0x00010000, &tag), -EPROTO);
+	KUNIT_EXPECT_EQ(test, rdmablk_read_imm_decode(0x80000003, &tag), -EPROTO);
+	KUNIT_EXPECT_EQ(test, rdmablk_read_imm_decode(0xffffffff, &tag), -EPROTO);
+	KUNIT_EXPECT_EQ(test, tag, 7);
+}
+
+static void rdmablk_conn_rep_read_imm(struct kunit *test)
+{
+	struct rdmablk_conn_params req = {
+		.version = RDMABLK_PROTO_VERSION, .queue_depth = 64,
+		.flags = RDMABLK_CONN_REMOTE_INV | RDMABLK_CONN_READ_IMM,
+	};
+	struct rdmablk_conn_params rep = {
+		.version = RDMABLK_PROTO_VERSION, .queue_depth = 64,
+		.max_queues = 4, .flags = RDMABLK_CONN_READ_IMM,
+		.max_io_size = 1 << 20, .inline_max = 4096,
+	}, out;
+	struct rdmablk_conn_rep wire;
+
+	/* Granted when asked for, and a target may decline it. */
+	rdmablk_conn_rep_encode(&wire, &rep);
+	KUNIT_ASSERT_EQ(test, rdmablk_conn_rep_decode(&wire, sizeof(wire), &req, &out), 0);
+	KUNIT_EXPECT_EQ(test, out.flags, RDMABLK_CONN_READ_IMM);
+	rep.flags = RDMABLK_CONN_REMOTE_INV;
+	rdmablk_conn_rep_encode(&wire, &rep);
+	KUNIT_ASSERT_EQ(test, rdmablk_conn_rep_decode(&wire, sizeof(wire), &req, &out), 0);
+	KUNIT_EXPECT_EQ(test, out.flags, RDMABLK_CONN_REMOTE_INV);
+	/* Never granted when not asked for. */
+	req.flags = RDMABLK_CONN_REMOTE_INV;
+	rep.flags = RDMABLK_CONN_REMOTE_INV | RDMABLK_CONN_READ_IMM;
+	rdmablk_conn_rep_encode(&wire, &rep);
+	KUNIT_EXPECT_EQ(test, rdmablk_conn_rep_decode(&wire, sizeof(wire), &req, &out), -EPROTO);
+}
+
 static void rdmablk_conn_rej_roundtrip(struct kunit *test)
 {
 	struct rdmablk_conn_rej rej;
@@ -419,6 +465,8 @@ static struct kunit_case rdmablk_proto_test_cases[] = {
 	KUNIT_CASE(rdmablk_conn_req_rejects),
 	KUNIT_CASE(rdmablk_conn_rep_checks),
 	KUNIT_CASE(rdmablk_conn_rej_roundtrip),
+	KUNIT_CASE(rdmablk_read_imm_test),
+	KUNIT_CASE(rdmablk_conn_rep_read_imm),
 	KUNIT_CASE(rdmablk_cmd_roundtrip),
 	KUNIT_CASE_PARAM(rdmablk_cmd_check_test, cmd_gen_params),
 	KUNIT_CASE(rdmablk_open_rsp_checks),

@@ -32,6 +32,7 @@
 
 #include <linux/bio.h>
 #include <linux/blkdev.h>
+#include <linux/moduleparam.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -47,6 +48,11 @@
 #define RDMABLK_TARGET_MAX_QD	256
 /* A connection that has not opened an export by then is dropped. */
 #define RDMABLK_OPEN_TIMEOUT	(15 * HZ)
+
+static bool rdmablk_read_imm = true;
+module_param_named(read_imm, rdmablk_read_imm, bool, 0644);
+MODULE_PARM_DESC(read_imm,
+		 "Target: complete READs by RDMA WRITE_WITH_IMM when the initiator offers it, two packets fewer than a response; applies to new connections (default: Y)");
 
 enum {
 	RDMABLK_TCONN_CLOSING,
@@ -298,6 +304,25 @@ static void rdmablk_tconn_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	rdmablk_treq_free(req);
 }
 
+/*
+ * The WRs pushing a successful READ's data, the last of them carrying the
+ * READ's tag as immediate data instead of a response following
+ * (RDMABLK_CONN_READ_IMM). Its completion, signalled, frees @req.
+ */
+static struct ib_send_wr *rdmablk_treq_read_imm_wrs(struct rdmablk_treq *req)
+{
+	struct rdmablk_tconn *conn = req->conn;
+	struct ib_send_wr *first, *last;
+
+	first = rdma_rw_ctx_wrs(&req->rw, conn->qp, conn->port_num,
+				&req->rsp_cqe, NULL);
+	for (last = first; last->next; last = last->next)
+		;
+	last->opcode = IB_WR_RDMA_WRITE_WITH_IMM;
+	last->ex.imm_data = cpu_to_be32(rdmablk_read_imm_encode(req->cmd.tag));
+	return first;
+}
+
 /* Answer a command; for a successful READ, push its data first. */
 static void rdmablk_treq_respond(struct rdmablk_treq *req)
 {
@@ -305,12 +330,19 @@ static void rdmablk_treq_respond(struct rdmablk_treq *req)
 	struct rdmablk_rsp *rsp = req->rsp;
 	struct ib_send_wr *first = &req->rsp_wr;
 	unsigned long flags;
-	bool keyed;
+	bool keyed, read_ok;
 	int ret;
 
 	if (req->recv) {
 		rdmablk_trecv_post(req->recv);
 		req->recv = NULL;
+	}
+
+	read_ok = req->rw_ready && req->cmd.opcode == RDMABLK_OP_READ &&
+		  req->status == RDMABLK_S_OK;
+	if (read_ok && (conn->params.flags & RDMABLK_CONN_READ_IMM)) {
+		first = rdmablk_treq_read_imm_wrs(req);
+		goto post;
 	}
 
 	rsp->opcode = req->cmd.opcode;
@@ -331,11 +363,11 @@ static void rdmablk_treq_respond(struct rdmablk_treq *req)
 		req->rsp_wr.opcode = IB_WR_SEND;
 	}
 
-	if (req->rw_ready && req->cmd.opcode == RDMABLK_OP_READ &&
-	    req->status == RDMABLK_S_OK)
+	if (read_ok)
 		first = rdma_rw_ctx_wrs(&req->rw, conn->qp, conn->port_num,
 					NULL, &req->rsp_wr);
 
+post:
 	spin_lock_irqsave(&conn->lock, flags);
 	conn->outstanding--;
 	spin_unlock_irqrestore(&conn->lock, flags);
@@ -1095,10 +1127,16 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	conn->params.queue_depth = min_t(u16, req.queue_depth,
 					 RDMABLK_TARGET_MAX_QD);
 	conn->params.flags = req.flags & (RDMABLK_CONN_REMOTE_INV |
-					  RDMABLK_CONN_DISCOVERY);
+					  RDMABLK_CONN_DISCOVERY |
+					  RDMABLK_CONN_READ_IMM);
+	/* iWARP has no immediate data. */
+	if (!rdmablk_read_imm ||
+	    rdma_protocol_iwarp(cm_id->device, cm_id->port_num))
+		conn->params.flags &= ~RDMABLK_CONN_READ_IMM;
 	conn->rsp_size = RDMABLK_RSP_BUF_SIZE;
 	if (conn->params.flags & RDMABLK_CONN_DISCOVERY) {
-		conn->params.flags &= ~RDMABLK_CONN_REMOTE_INV;
+		conn->params.flags &= ~(RDMABLK_CONN_REMOTE_INV |
+					RDMABLK_CONN_READ_IMM);
 		conn->params.queue_depth = min_t(u16, req.queue_depth,
 						 RDMABLK_DISC_QUEUE_DEPTH);
 		conn->rsp_size = RDMABLK_DISC_RSP_SIZE;

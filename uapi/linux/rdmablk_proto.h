@@ -21,6 +21,11 @@
  *     answers each command with a struct rdmablk_rsp by SEND, or by
  *     SEND_WITH_INV of the command's rkey when RDMABLK_CONN_REMOTE_INV was
  *     agreed, so the initiator need not invalidate its registration.
+ *     When RDMABLK_CONN_READ_IMM was agreed, a successful READ gets no
+ *     response: the last RDMA WRITE of its data carries immediate data
+ *     (RDMABLK_IMM_*) naming the command, which consumes the receive the
+ *     response would have, and the initiator invalidates its registration
+ *     itself. A failed READ is still answered by a response.
  *  4. While connected, the initiator sends RDMABLK_OP_KEEPALIVE on queue 0
  *     every keepalive_ms / 2 using the last of its credits, which it keeps
  *     for that; each side treats a peer silent for too long as gone.
@@ -59,6 +64,16 @@
 /* struct rdmablk_conn_req.flags and struct rdmablk_conn_rep.flags */
 #define RDMABLK_CONN_REMOTE_INV		(1U << 0)	/* SEND_WITH_INV responses */
 #define RDMABLK_CONN_DISCOVERY		(1U << 1)	/* discovery session, no I/O */
+#define RDMABLK_CONN_READ_IMM		(1U << 2)	/* READ done by WRITE_WITH_IMM */
+
+/*
+ * Immediate data of the RDMA WRITE_WITH_IMM that completes a READ under
+ * RDMABLK_CONN_READ_IMM, a 32-bit number carried in network byte order
+ * like every immediate: the command's tag in the low 16 bits, the rest
+ * zero. Anything else is a protocol violation.
+ */
+#define RDMABLK_IMM_TAG_MASK		0x0000ffffU
+#define RDMABLK_IMM_RESERVED		0xffff0000U
 
 /**
  * struct rdmablk_conn_req - connect private data, initiator to target
