@@ -49,10 +49,16 @@
 /* A connection that has not opened an export by then is dropped. */
 #define RDMABLK_OPEN_TIMEOUT	(15 * HZ)
 
-static bool rdmablk_read_imm = true;
-module_param_named(read_imm, rdmablk_read_imm, bool, 0644);
-MODULE_PARM_DESC(read_imm,
-		 "Target: complete READs by RDMA WRITE_WITH_IMM when the initiator offers it, two packets fewer than a response; applies to new connections (default: Y)");
+/*
+ * Largest READ answered by immediate data. It saves two packets per READ,
+ * but costs the initiator a local invalidation whose completion waits for
+ * the completions posted before it: for small reads a clear gain, for
+ * large ones (where two packets are nothing) a loss; see performance.md.
+ */
+static unsigned int rdmablk_read_imm_max = 32768;
+module_param_named(read_imm_max, rdmablk_read_imm_max, uint, 0644);
+MODULE_PARM_DESC(read_imm_max,
+		 "Target: largest READ, in bytes, completed by RDMA WRITE_WITH_IMM instead of a response when the initiator offers it; 0: never; applies to new connections (default: 32768)");
 
 enum {
 	RDMABLK_TCONN_CLOSING,
@@ -131,6 +137,8 @@ struct rdmablk_treq {
  * @cq: send and receive completions
  * @qp: the queue pair
  * @params: negotiated at connect
+ * @read_imm_max: largest READ answered by immediate data under
+ *	RDMABLK_CONN_READ_IMM (read_imm_max when the connection was made)
  * @exp: export opened by OPEN, NULL before
  * @exp_node: entry in @exp->conns
  * @disc_node: entry in rdmablk_disc_conns (discovery sessions)
@@ -165,6 +173,7 @@ struct rdmablk_tconn {
 	struct ib_cq *cq;
 	struct ib_qp *qp;
 	struct rdmablk_conn_params params;
+	u32 read_imm_max;
 	struct rdmablk_export *exp;
 	struct list_head exp_node;
 	struct list_head disc_node;
@@ -307,7 +316,8 @@ static void rdmablk_tconn_send_done(struct ib_cq *cq, struct ib_wc *wc)
 /*
  * The WRs pushing a successful READ's data, the last of them carrying the
  * READ's tag as immediate data instead of a response following
- * (RDMABLK_CONN_READ_IMM). Its completion, signalled, frees @req.
+ * (RDMABLK_CONN_READ_IMM, for reads up to @read_imm_max). Its completion,
+ * signalled, frees @req.
  */
 static struct ib_send_wr *rdmablk_treq_read_imm_wrs(struct rdmablk_treq *req)
 {
@@ -340,7 +350,8 @@ static void rdmablk_treq_respond(struct rdmablk_treq *req)
 
 	read_ok = req->rw_ready && req->cmd.opcode == RDMABLK_OP_READ &&
 		  req->status == RDMABLK_S_OK;
-	if (read_ok && (conn->params.flags & RDMABLK_CONN_READ_IMM)) {
+	if (read_ok && (conn->params.flags & RDMABLK_CONN_READ_IMM) &&
+	    req->cmd.length <= conn->read_imm_max) {
 		first = rdmablk_treq_read_imm_wrs(req);
 		goto post;
 	}
@@ -1130,7 +1141,8 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 					  RDMABLK_CONN_DISCOVERY |
 					  RDMABLK_CONN_READ_IMM);
 	/* iWARP has no immediate data. */
-	if (!rdmablk_read_imm ||
+	conn->read_imm_max = READ_ONCE(rdmablk_read_imm_max);
+	if (!conn->read_imm_max ||
 	    rdma_protocol_iwarp(cm_id->device, cm_id->port_num))
 		conn->params.flags &= ~RDMABLK_CONN_READ_IMM;
 	conn->rsp_size = RDMABLK_RSP_BUF_SIZE;

@@ -21,11 +21,12 @@
  *     answers each command with a struct rdmablk_rsp by SEND, or by
  *     SEND_WITH_INV of the command's rkey when RDMABLK_CONN_REMOTE_INV was
  *     agreed, so the initiator need not invalidate its registration.
- *     When RDMABLK_CONN_READ_IMM was agreed, a successful READ gets no
- *     response: the last RDMA WRITE of its data carries immediate data
- *     (RDMABLK_IMM_*) naming the command, which consumes the receive the
- *     response would have, and the initiator invalidates its registration
- *     itself. A failed READ is still answered by a response.
+ *     When RDMABLK_CONN_READ_IMM was agreed, the target may answer a
+ *     successful READ without a response: the last RDMA WRITE of its data
+ *     carries immediate data (RDMABLK_IMM_*) naming the command, which
+ *     consumes the receive the response would have, and the initiator
+ *     invalidates its registration itself. The target chooses per READ
+ *     (the initiator accepts either); a failed READ always gets a response.
  *  4. While connected, the initiator sends RDMABLK_OP_KEEPALIVE on queue 0
  *     every keepalive_ms / 2 using the last of its credits, which it keeps
  *     for that; each side treats a peer silent for too long as gone.
