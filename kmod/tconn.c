@@ -43,6 +43,7 @@
 #include <rdma/rw.h>
 
 #include "target.h"
+#include "tpages.h"
 
 /* Most commands one connection may have outstanding. */
 #define RDMABLK_TARGET_MAX_QD	256
@@ -288,8 +289,7 @@ static void rdmablk_treq_unmap(struct rdmablk_treq *req)
 	if (req->rw_ready)
 		rdma_rw_ctx_destroy(&req->rw, conn->qp, conn->port_num,
 				    req->sgl, req->nents, dir);
-	if (req->sgl)
-		sgl_free(req->sgl);
+	rdmablk_tpages_free(req->sgl, req->nents);
 }
 
 static void rdmablk_tconn_send_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -481,13 +481,14 @@ static int rdmablk_treq_map(struct rdmablk_treq *req,
 	struct rdmablk_tconn *conn = req->conn;
 	int ret;
 
-	req->sgl = sgl_alloc(req->cmd.length, GFP_KERNEL, &req->nents);
+	/* Stale pages: the device or the RDMA READ overwrites all of them. */
+	req->sgl = rdmablk_tpages_alloc(req->cmd.length, &req->nents);
 	if (!req->sgl)
 		return -ENOMEM;
 	ret = rdma_rw_ctx_init(&req->rw, conn->qp, conn->port_num, req->sgl,
 			       req->nents, 0, req->cmd.addr, req->cmd.rkey, dir);
 	if (ret < 0) {
-		sgl_free(req->sgl);
+		rdmablk_tpages_free(req->sgl, req->nents);
 		req->sgl = NULL;
 		return ret;
 	}
@@ -1305,6 +1306,7 @@ static struct ib_client rdmablk_target_client = {
 
 int rdmablk_target_init(void)
 {
+	rdmablk_tpages_init();
 	return ib_register_client(&rdmablk_target_client);
 }
 
@@ -1313,4 +1315,6 @@ void rdmablk_target_exit(void)
 {
 	rdmablk_tconn_close_all(NULL);
 	ib_unregister_client(&rdmablk_target_client);
+	/* Every connection gave its request contexts back before it went. */
+	rdmablk_tpages_exit();
 }
