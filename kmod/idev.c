@@ -330,7 +330,12 @@ out_unlock:
 	mutex_unlock(&idev->recovery_lock);
 }
 
-/* Connect and open queue @i; check it agrees with what queue 0 said. */
+/*
+ * Connect and open queue @i. The first queue of a new attachment sets the
+ * device's limits from what the target granted (the device's queue depth
+ * is still 0 then; a connection grants at least 2 credits); every other
+ * queue, and every queue of a reconnect, must agree with them.
+ */
 static int rdmablk_idev_connect_queue(struct rdmablk_idev *idev, u32 i,
 				      struct netlink_ext_ack *extack)
 {
@@ -345,7 +350,13 @@ static int rdmablk_idev_connect_queue(struct rdmablk_idev *idev, u32 i,
 	ret = rdmablk_iqueue_open(q, extack);
 	if (ret)
 		return ret;
-	if (idev->queue_depth && q->params.queue_depth - 1 < idev->queue_depth) {
+	if (!idev->queue_depth) {
+		idev->info = q->open_info;
+		idev->queue_depth = q->params.queue_depth - 1;
+		idev->want_qd = q->params.queue_depth;
+		idev->max_io_size = q->params.max_io_size;
+		idev->inline_max = q->params.inline_max;
+	} else if (q->params.queue_depth - 1 < idev->queue_depth) {
 		NL_SET_ERR_MSG(extack, "the target grants fewer credits than the device uses");
 		return -EPROTO;
 	}
@@ -382,19 +393,7 @@ static int rdmablk_idev_connect(struct rdmablk_idev *idev,
 	idev->max_io_size = RDMABLK_MAX_IO_SIZE;
 	q0 = &idev->queues[0];
 	idev->nr_queues = 1;
-	ret = rdmablk_iqueue_connect(q0, idev->want_qd,
-				     idev->tmo.keepalive_tmo * 1000, extack);
-	if (ret)
-		return ret;
-	ret = rdmablk_iqueue_open(q0, extack);
-	if (ret)
-		return ret;
-	idev->info = q0->open_info;
-	idev->queue_depth = q0->params.queue_depth - 1;
-	idev->want_qd = q0->params.queue_depth;
-	idev->max_io_size = q0->params.max_io_size;
-	idev->inline_max = q0->params.inline_max;
-	ret = rdmablk_iqueue_init_mrs(q0, idev->max_io_size / SZ_4K + 1);
+	ret = rdmablk_idev_connect_queue(idev, 0, extack);
 	if (ret)
 		return ret;
 
