@@ -793,22 +793,8 @@ std::string connect_flood(const Config &cfg)
 	const auto connect_one = [&](Conn &c) {
 		if (!pd)
 			setup_shared(*c.id->verbs);
-		ibv_qp_init_attr attr = {};
-		attr.send_cq = cq.get();
-		attr.recv_cq = cq.get();
-		attr.qp_type = IBV_QPT_RC;
-		attr.cap.max_send_wr = 1;
-		attr.cap.max_recv_wr = 1;
-		attr.cap.max_send_sge = 1;
-		attr.cap.max_recv_sge = 1;
-		c.qp = CmQp(*c.id, *pd, attr);
-		rdma_conn_param param = {};
-		param.private_data = pdata.data();
-		param.private_data_len = static_cast<std::uint8_t>(pdata.size());
-		param.responder_resources = 1;
-		param.flow_control = 1;
-		param.retry_count = 7;
-		param.rnr_retry_count = 7;
+		c.qp = CmQp(*c.id, *pd, verbs::rc_qp_attr(*cq, *cq, 1, 1));
+		rdma_conn_param param = verbs::conn_param(pdata, 1);
 		if (rdma_connect(c.id.get(), &param))
 			throw_errno("rdma_connect", errno);
 	};

@@ -203,14 +203,7 @@ Session::Session(const Endpoint &ep, const SessionOptions &opts, std::chrono::mi
 	ConnReq req;
 	req.queue_depth = opts.queue_depth;
 	const std::vector<std::uint8_t> pdata = opts.pdata.value_or(req.encode());
-	rdma_conn_param param = {};
-	param.private_data = pdata.empty() ? nullptr : pdata.data();
-	param.private_data_len = static_cast<std::uint8_t>(pdata.size());
-	param.responder_resources = responder_resources(*id_->verbs);
-	param.initiator_depth = 0;
-	param.flow_control = 1;
-	param.retry_count = 7;
-	param.rnr_retry_count = 7;
+	rdma_conn_param param = verbs::conn_param(pdata, responder_resources(*id_->verbs));
 	if (rdma_connect(id_.get(), &param))
 		throw_errno("rdma_connect " + ep.text, errno);
 
@@ -248,15 +241,7 @@ void Session::setup_qp(const SessionOptions &opts)
 	if (!cq_)
 		throw_errno("ibv_create_cq", errno);
 
-	ibv_qp_init_attr attr = {};
-	attr.send_cq = cq_.get();
-	attr.recv_cq = cq_.get();
-	attr.qp_type = IBV_QPT_RC;
-	attr.cap.max_send_wr = nr_send_slots_;
-	attr.cap.max_recv_wr = nr_recv_slots_;
-	attr.cap.max_send_sge = 1;
-	attr.cap.max_recv_sge = 1;
-	qp_ = CmQp(*id_, *pd_, attr);
+	qp_ = CmQp(*id_, *pd_, verbs::rc_qp_attr(*cq_, *cq_, nr_send_slots_, nr_recv_slots_));
 
 	recv_region_ = Region(*pd_, nr_recv_slots_ * kRecvSlotSize, IBV_ACCESS_LOCAL_WRITE);
 	send_region_ = Region(*pd_, nr_send_slots_ * kSendSlotSize, 0);

@@ -266,6 +266,41 @@ wait_state() {
 		fail "$dev did not become $want within ${t}s: $(nl dev-show "$dev" | tr '\n' ' ')"
 }
 
+# start_udevd: run udevd with the shipped rules, which make the stable names
+# /dev/rdmablk/<export> and /dev/disk/by-id/rdmablk-<export>-<uuid> (the
+# guest runs no udev otherwise).
+start_udevd() {
+	mkdir -p /etc/udev/rules.d
+	cp "$SRC/daemon/udev/60-rdmablk.rules" /etc/udev/rules.d/
+	/lib/systemd/systemd-udevd --daemon || fail "cannot start udevd"
+	udevadm control --ping || fail "udevd does not answer"
+}
+
+# stop_udevd: end the udevd start_udevd started.
+stop_udevd() {
+	udevadm control --exit || true
+}
+
+# check_stable_names NAME UUID DEV: once udev settled, the stable names of
+# export NAME lead to DEV.
+check_stable_names() {
+	local name=$1 uuid=$2 dev=$3 link
+	udevadm settle -t 30 || fail "udev events did not settle"
+	for link in "/dev/rdmablk/$name" "/dev/disk/by-id/rdmablk-$name-$uuid"; do
+		[ "$(readlink -f "$link")" = "$dev" ] ||
+			fail "$link leads to '$(readlink -f "$link")', not $dev"
+	done
+	log "$name: links lead to $dev"
+}
+
+# no_stable_names NAME UUID: once udev settled, the stable names of export
+# NAME are gone.
+no_stable_names() {
+	udevadm settle -t 30 || fail "udev events did not settle"
+	[ ! -e "/dev/rdmablk/$1" ] || fail "/dev/rdmablk/$1 left behind"
+	[ ! -e "/dev/disk/by-id/rdmablk-$1-$2" ] || fail "by-id link of $1 left behind"
+}
+
 # rdma_objects: counts of QPs, MRs, PDs, CQs and cm ids, for leak checks.
 rdma_objects() {
 	local kind

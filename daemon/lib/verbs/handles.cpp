@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -47,6 +48,38 @@ CompChannelPtr make_comp_channel(ibv_context &verbs)
 		throw_errno("ibv_create_comp_channel", errno);
 	set_nonblocking(ch->fd, "making the completion channel non-blocking");
 	return ch;
+}
+
+ibv_qp_init_attr rc_qp_attr(ibv_cq &send_cq, ibv_cq &recv_cq, std::uint32_t max_send_wr,
+			    std::uint32_t max_recv_wr)
+{
+	ibv_qp_init_attr attr = {};
+	attr.send_cq = &send_cq;
+	attr.recv_cq = &recv_cq;
+	attr.qp_type = IBV_QPT_RC;
+	attr.cap.max_send_wr = max_send_wr;
+	attr.cap.max_recv_wr = max_recv_wr;
+	attr.cap.max_send_sge = 1;
+	attr.cap.max_recv_sge = 1;
+	return attr;
+}
+
+rdma_conn_param conn_param(std::span<const std::uint8_t> private_data,
+			   std::uint8_t responder_resources)
+{
+	if (private_data.size() > std::numeric_limits<std::uint8_t>::max())
+		throw_errno("connect private data of " + std::to_string(private_data.size()) +
+				    " bytes",
+			    EINVAL);
+	rdma_conn_param param = {};
+	param.private_data = private_data.empty() ? nullptr : private_data.data();
+	param.private_data_len = static_cast<std::uint8_t>(private_data.size());
+	param.responder_resources = responder_resources;
+	param.initiator_depth = 0;
+	param.flow_control = 1;
+	param.retry_count = 7;
+	param.rnr_retry_count = 7;
+	return param;
 }
 
 CmQp::CmQp(rdma_cm_id &id, ibv_pd &pd, ibv_qp_init_attr attr)

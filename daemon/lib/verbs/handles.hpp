@@ -40,6 +40,24 @@ EventChannelPtr make_event_channel();
 /* A non-blocking completion channel on @verbs. */
 CompChannelPtr make_comp_channel(ibv_context &verbs);
 
+/*
+ * The attributes of a reliable-connected QP completing sends on @send_cq and
+ * receives on @recv_cq, with room for @max_send_wr sends and @max_recv_wr
+ * receives of one scatter/gather element each.
+ */
+ibv_qp_init_attr rc_qp_attr(ibv_cq &send_cq, ibv_cq &recv_cq, std::uint32_t max_send_wr,
+			    std::uint32_t max_recv_wr);
+
+/*
+ * Parameters for rdma_connect() carrying @private_data (none when empty),
+ * which must stay valid until the call returns. The peer may have
+ * @responder_resources RDMA READs outstanding against us; we issue none.
+ * Flow control is on and both retry counts are at their maximum, 7.
+ * Throws std::system_error(EINVAL) for private data longer than 255 bytes.
+ */
+rdma_conn_param conn_param(std::span<const std::uint8_t> private_data,
+			   std::uint8_t responder_resources);
+
 /* The QP rdma_create_qp() attached to a cm id; destroyed before the id. */
 class CmQp {
 public:

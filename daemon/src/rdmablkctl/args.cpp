@@ -29,6 +29,62 @@ bool name_char(char c)
 	       c == '.' || c == '_' || c == ':' || c == '-';
 }
 
+bool decimal(std::string_view text)
+{
+	return !text.empty() &&
+	       std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+/* "N", "rdmablkN" or "/dev/rdmablkN": the kernel's name of a disk, or its number. */
+bool kernel_name(std::string_view text)
+{
+	for (const std::string_view prefix : {"/dev/rdmablk", "rdmablk", ""})
+		if (text.starts_with(prefix) && decimal(text.substr(prefix.size())))
+			return true;
+	return false;
+}
+
+constexpr std::string_view disk_prefix = "rdmablk";
+
+/* The disk of partition @name ("rdmablkNpM"), or "" when it names none. */
+std::string_view partition_of(std::string_view name)
+{
+	const std::size_t p = name.rfind('p');
+	if (p == std::string_view::npos || !name.starts_with(disk_prefix) ||
+	    !decimal(name.substr(disk_prefix.size(), p - disk_prefix.size())) ||
+	    !decimal(name.substr(p + 1)))
+		return {};
+	return name.substr(0, p);
+}
+
+/* The disk the path @text leads to, links followed, in @dev. */
+std::string resolve_device(std::string_view text, const std::filesystem::path &dev)
+{
+	namespace fs = std::filesystem;
+	const std::string expected =
+		"expected /dev/rdmablkN or a link to it such as /dev/rdmablk/NAME";
+	std::error_code ec;
+	const fs::path resolved = fs::canonical(fs::path(text), ec);
+	if (ec == std::errc::no_such_file_or_directory || ec == std::errc::not_a_directory)
+		throw invalid("device", text, "no such file; " + expected);
+	if (ec)
+		throw invalid("device", text, "cannot follow it: " + ec.message());
+
+	const fs::path dir = fs::canonical(dev, ec);
+	const std::string name = resolved.filename();
+	const std::string leads =
+		resolved == fs::path(text) ? std::string() : "leads to " + resolved.string() + ", ";
+	if (!ec && resolved.parent_path() == dir) {
+		if (name.starts_with(disk_prefix) && decimal(name.substr(disk_prefix.size())))
+			return "/dev/" + name;
+		if (const std::string_view disk = partition_of(name); !disk.empty())
+			throw invalid("device", text,
+				      leads + "a partition of " + std::string(disk) +
+					      "; give the disk itself, /dev/" + std::string(disk));
+	}
+	throw invalid("device", text, leads + "not an rdmablk disk; " + expected);
+}
+
 } // namespace
 
 nlohmann::json endpoint_args(std::string_view text)
@@ -68,9 +124,19 @@ std::string uuid_arg(std::string_view text)
 	return nl::to_string(nl::parse_uuid(text));
 }
 
-std::string device_path(std::string_view text)
+std::string device_path(std::string_view text, const std::filesystem::path &dev)
 {
-	return "/dev/rdmablk" + std::to_string(nl::parse_dev_index(text));
+	std::string name;
+	if (kernel_name(text))
+		name = text;
+	else if (text.find('/') != std::string_view::npos)
+		name = resolve_device(text, dev);
+	else
+		throw invalid("device", text,
+			      "expected /dev/rdmablkN, rdmablkN, N, or a link to /dev/rdmablkN "
+			      "such as /dev/rdmablk/NAME");
+	/* parse_dev_index() checks the number's range. */
+	return "/dev/rdmablk" + std::to_string(nl::parse_dev_index(name));
 }
 
 long long integer_arg(std::string_view option, std::string_view text, long long min, long long max,

@@ -6,6 +6,7 @@
  */
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <string_view>
 
@@ -25,8 +26,15 @@ std::string export_path(std::string_view text);
 /* A UUID (--allow host id, --uuid) in canonical lowercase form. */
 std::string uuid_arg(std::string_view text);
 
-/* "N", "rdmablkN" or "/dev/rdmablkN" as "/dev/rdmablkN". */
-std::string device_path(std::string_view text);
+/*
+ * The disk @text names, as "/dev/rdmablkN". "N", "rdmablkN" and "/dev/rdmablkN"
+ * are taken as written, whether or not the node exists; any other text with a
+ * '/' is a path, resolved with every link followed, that must lead to a disk
+ * rdmablkN in @dev: /dev/rdmablk/NAME, /dev/disk/by-id/rdmablk-NAME-UUID. A
+ * partition of one is refused. @dev is where the disks' nodes are, "/dev"
+ * but for tests.
+ */
+std::string device_path(std::string_view text, const std::filesystem::path &dev = "/dev");
 
 /*
  * The decimal integer @text given to @option, within [@min, @max]; -1 is

@@ -148,7 +148,8 @@ std::vector<Command> add_commands(CLI::App &app, Raw &raw)
 	CLI::App *detach =
 		command(app, "detach", "Detach a device: DEVICE, or ADDR[:PORT] NAME", raw);
 	detach->add_option("DEVICE|ADDR[:PORT]", raw.device,
-			   "/dev/rdmablkN, rdmablkN or N; or the target's address")
+			   "/dev/rdmablkN, a link to it such as /dev/rdmablk/NAME, rdmablkN or "
+			   "N; or the target's address")
 		->required()
 		->type_name("");
 	detach->add_option("NAME", raw.name, "Export name on the target, after its address")
@@ -160,7 +161,9 @@ std::vector<Command> add_commands(CLI::App &app, Raw &raw)
 
 	CLI::App *status =
 		command(app, "status", "Show queues, I/O and recovery state of devices", raw);
-	status->add_option("DEVICE", raw.device, "/dev/rdmablkN, rdmablkN or N (default: all)")
+	status->add_option("DEVICE", raw.device,
+			   "/dev/rdmablkN, a link to it such as /dev/rdmablk/NAME, rdmablkN or N "
+			   "(default: all)")
 		->type_name("");
 	commands.push_back({status, status_request});
 

@@ -146,7 +146,9 @@ ctl::Request export_add_request(const Raw &raw)
 ctl::Request detach_request(const Raw &raw)
 {
 	if (raw.name.empty()) {
-		if (raw.device.find_first_of(".:") != std::string::npos)
+		/* An export name may hold '.' and ':', so its stable name may too. */
+		if (raw.device.find('/') == std::string::npos &&
+		    raw.device.find_first_of(".:") != std::string::npos)
 			throw std::invalid_argument("missing export NAME after the address \"" +
 						    raw.device + "\"; or give the DEVICE alone");
 		return {"detach", {{"device", device_path(raw.device)}}};

@@ -253,15 +253,7 @@ void DiscoverySession::setup_qp()
 	if (!cq_)
 		verbs::throw_errno("ibv_create_cq", errno);
 
-	ibv_qp_init_attr attr = {};
-	attr.send_cq = cq_.get();
-	attr.recv_cq = cq_.get();
-	attr.qp_type = IBV_QPT_RC;
-	attr.cap.max_send_wr = max_sends;
-	attr.cap.max_recv_wr = nr_recvs;
-	attr.cap.max_send_sge = 1;
-	attr.cap.max_recv_sge = 1;
-	qp_ = verbs::CmQp(*id_, *pd_, attr);
+	qp_ = verbs::CmQp(*id_, *pd_, verbs::rc_qp_attr(*cq_, *cq_, max_sends, nr_recvs));
 
 	recv_region_ = verbs::Region(*pd_, nr_recvs * RDMABLK_DISC_RSP_SIZE, IBV_ACCESS_LOCAL_WRITE);
 	send_region_ = verbs::Region(*pd_, RDMABLK_DISC_QUEUE_DEPTH * send_slot_size, 0);
@@ -277,15 +269,8 @@ void DiscoverySession::connect()
 	const std::vector<std::uint8_t> pdata =
 		proto::discovery_conn_req(static_cast<std::uint32_t>(timeouts_.keepalive.count()))
 			.encode();
-	rdma_conn_param param = {};
-	param.private_data = pdata.data();
-	param.private_data_len = static_cast<std::uint8_t>(pdata.size());
 	/* Discovery moves no data: no RDMA READ either way. */
-	param.responder_resources = 0;
-	param.initiator_depth = 0;
-	param.flow_control = 1;
-	param.retry_count = 7;
-	param.rnr_retry_count = 7;
+	rdma_conn_param param = verbs::conn_param(pdata, 0);
 	if (rdma_connect(id_.get(), &param))
 		verbs::throw_errno("connecting", errno);
 }

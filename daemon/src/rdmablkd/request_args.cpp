@@ -76,6 +76,24 @@ nl::Uuid uuid_of(const json &value, std::string_view key)
 	}
 }
 
+/*
+ * The number of the disk @text names: "N", "rdmablkN" or "/dev/rdmablkN".
+ * The daemon looks up no path a client gives it, so a link such as
+ * /dev/rdmablk/NAME is the client's to resolve.
+ */
+std::uint32_t device_index(const std::string &text)
+{
+	try {
+		return nl::parse_dev_index(text);
+	} catch (const std::invalid_argument &e) {
+		if (text.find('/') == std::string::npos)
+			bad("device", e.what());
+		bad("device", std::string(e.what()) +
+				      " (links such as /dev/rdmablk/NAME are not followed; give "
+				      "the device they lead to)");
+	}
+}
+
 } // namespace
 
 void only_args(const json &args, std::initializer_list<std::string_view> known)
@@ -218,11 +236,7 @@ DetachTarget detach_args(const json &args)
 		}
 		if (!device->is_string())
 			bad("device", "must be a device name such as /dev/rdmablk0");
-		try {
-			target.index = nl::parse_dev_index(device->get<std::string>());
-		} catch (const std::invalid_argument &e) {
-			bad("device", e.what());
-		}
+		target.index = device_index(device->get<std::string>());
 		return target;
 	}
 	AttachmentConfig a;
@@ -239,11 +253,7 @@ std::optional<std::uint32_t> status_args(const json &args)
 	std::optional<std::string> device = string_arg(args, "device");
 	if (!device)
 		return std::nullopt;
-	try {
-		return nl::parse_dev_index(*device);
-	} catch (const std::invalid_argument &e) {
-		bad("device", e.what());
-	}
+	return device_index(*device);
 }
 
 } // namespace rdmablk::daemon

@@ -272,7 +272,12 @@ TEST(Cli, Detach)
 	EXPECT_EQ(usage_error({"detach"}),
 		  "DEVICE|ADDR[:PORT] is required; see 'rdmablkctl detach --help'");
 	EXPECT_EQ(usage_error({"detach", "sda"}),
-		  "invalid device \"sda\": expected N, rdmablkN or /dev/rdmablkN");
+		  "invalid device \"sda\": expected /dev/rdmablkN, rdmablkN, N, or a link to "
+		  "/dev/rdmablkN such as /dev/rdmablk/NAME");
+	/* A path, though the export name in it looks like an address. */
+	EXPECT_EQ(usage_error({"detach", "/nonexistent/rdmablk/db.0"}),
+		  "invalid device \"/nonexistent/rdmablk/db.0\": no such file; expected "
+		  "/dev/rdmablkN or a link to it such as /dev/rdmablk/NAME");
 	EXPECT_EQ(usage_error({"detach", "192.0.2.1"}),
 		  "missing export NAME after the address \"192.0.2.1\"; or give the DEVICE alone");
 	EXPECT_EQ(usage_error({"detach", "rdmablk0", "db0"}),
@@ -288,7 +293,11 @@ TEST(Cli, ListStatusHostid)
 	expect_request({"status", "rdmablk2"}, "status", {{"device", "/dev/rdmablk2"}});
 	expect_request({"hostid"}, "hostid", json::object());
 	EXPECT_EQ(usage_error({"status", "nvme0n1"}),
-		  "invalid device \"nvme0n1\": expected N, rdmablkN or /dev/rdmablkN");
+		  "invalid device \"nvme0n1\": expected /dev/rdmablkN, rdmablkN, N, or a link to "
+		  "/dev/rdmablkN such as /dev/rdmablk/NAME");
+	EXPECT_EQ(usage_error({"status", "/dev/null"}),
+		  "invalid device \"/dev/null\": not an rdmablk disk; expected /dev/rdmablkN or a "
+		  "link to it such as /dev/rdmablk/NAME");
 	EXPECT_EQ(usage_error({"hostid", "x"}),
 		  "the following argument was not expected: x; see 'rdmablkctl hostid --help'");
 }

@@ -6,8 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <cerrno>
-#include <cstdlib>
-#include <filesystem>
 #include <functional>
 #include <system_error>
 #include <thread>
@@ -18,28 +16,13 @@
 #include "ctl/fd.hpp"
 #include "ctl/framer.hpp"
 #include "run.hpp"
+#include "temp_dir.hpp"
 
 namespace rdmablk::rdmablkctl {
 namespace {
 
 using nlohmann::json;
 using namespace std::chrono_literals;
-
-class TempDir {
-public:
-	TempDir()
-	{
-		char templ[] = "/tmp/rdmablkctl-test-XXXXXX";
-		if (!::mkdtemp(templ))
-			throw std::system_error(errno, std::generic_category(), "mkdtemp");
-		path_ = templ;
-	}
-	~TempDir() { std::filesystem::remove_all(path_); }
-	std::string path() const { return path_; }
-
-private:
-	std::string path_;
-};
 
 ctl::UniqueFd bound_socket(const std::string &path)
 {

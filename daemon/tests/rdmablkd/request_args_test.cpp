@@ -80,13 +80,28 @@ TEST(RequestArgs, Detach)
 	const auto parse = [](const json &a) { detach_args(a); };
 	EXPECT_EQ(problem(parse, {{"device", "0"}, {"export", "db0"}}),
 		  "give either 'device' or 'address' and 'export', not both");
-	EXPECT_NE(problem(parse, {{"device", "sda"}}).find("argument 'device': "), std::string::npos);
+	EXPECT_EQ(problem(parse, {{"device", "sda"}}),
+		  "argument 'device': invalid device \"sda\": expected N, rdmablkN or "
+		  "/dev/rdmablkN");
+	/* Links are the client's to resolve. */
+	EXPECT_EQ(problem(parse, {{"device", "/dev/rdmablk/db0"}}),
+		  "argument 'device': invalid device \"/dev/rdmablk/db0\": expected N, rdmablkN or "
+		  "/dev/rdmablkN (links such as /dev/rdmablk/NAME are not followed; give the "
+		  "device they lead to)");
+	EXPECT_NE(problem(parse, {{"device", "/dev/rdmablk0p1"}}), "accepted");
 }
 
 TEST(RequestArgs, Status)
 {
 	EXPECT_FALSE(status_args(json::object()));
 	EXPECT_EQ(status_args({{"device", "2"}}), 2u);
+	EXPECT_EQ(status_args({{"device", "/dev/rdmablk2"}}), 2u);
+	const auto parse = [](const json &a) { status_args(a); };
+	EXPECT_EQ(problem(parse, {{"device", "/dev/disk/by-id/rdmablk-db0-x"}}),
+		  "argument 'device': invalid device \"/dev/disk/by-id/rdmablk-db0-x\": expected "
+		  "N, rdmablkN or /dev/rdmablkN (links such as /dev/rdmablk/NAME are not "
+		  "followed; give the device they lead to)");
+	EXPECT_EQ(problem(parse, {{"device", 2}}), "argument 'device': must be a string");
 }
 
 TEST(Views, BlockStat)
