@@ -331,13 +331,13 @@ out_unlock:
 }
 
 /*
- * Connect and open queue @i. The first queue of a new attachment sets the
- * device's limits from what the target granted (the device's queue depth
- * is still 0 then; a connection grants at least 2 credits); every other
- * queue, and every queue of a reconnect, must agree with them.
+ * Connect and open queue @i. With @learn (the first queue of a new
+ * attachment) the device takes its limits from what the target granted;
+ * otherwise the queue must grant at least the device's credits and, but
+ * for queue 0, name the same export (UUID, size) as queue 0.
  */
 static int rdmablk_idev_connect_queue(struct rdmablk_idev *idev, u32 i,
-				      struct netlink_ext_ack *extack)
+				      bool learn, struct netlink_ext_ack *extack)
 {
 	struct rdmablk_iqueue *q = &idev->queues[i];
 	int ret;
@@ -350,7 +350,7 @@ static int rdmablk_idev_connect_queue(struct rdmablk_idev *idev, u32 i,
 	ret = rdmablk_iqueue_open(q, extack);
 	if (ret)
 		return ret;
-	if (!idev->queue_depth) {
+	if (learn) {
 		idev->info = q->open_info;
 		idev->queue_depth = q->params.queue_depth - 1;
 		idev->want_qd = q->params.queue_depth;
@@ -393,14 +393,14 @@ static int rdmablk_idev_connect(struct rdmablk_idev *idev,
 	idev->max_io_size = RDMABLK_MAX_IO_SIZE;
 	q0 = &idev->queues[0];
 	idev->nr_queues = 1;
-	ret = rdmablk_idev_connect_queue(idev, 0, extack);
+	ret = rdmablk_idev_connect_queue(idev, 0, true, extack);
 	if (ret)
 		return ret;
 
 	want = min_t(u32, want, q0->params.max_queues);
 	for (i = 1; i < want; i++) {
 		idev->nr_queues = i + 1;
-		ret = rdmablk_idev_connect_queue(idev, i, extack);
+		ret = rdmablk_idev_connect_queue(idev, i, false, extack);
 		if (ret)
 			return ret;
 	}
@@ -417,7 +417,7 @@ static int rdmablk_idev_reconnect_queues(struct rdmablk_idev *idev,
 	int ret;
 
 	for (i = 0; i < idev->nr_queues; i++) {
-		ret = rdmablk_idev_connect_queue(idev, i, &extack);
+		ret = rdmablk_idev_connect_queue(idev, i, false, &extack);
 		if (ret) {
 			*why = extack._msg ?: "cannot connect";
 			return ret;

@@ -69,7 +69,7 @@ struct rdmablk_irecv {
  * @ka_cqe: completion of its SEND
  * @ka_pending: a keep-alive awaits its response
  * @ka_sent: jiffies when it was sent
- * @last_rx: jiffies of the last response received
+ * @last_rx: jiffies of the last successful receive (response or immediate)
  * @commands: commands sent since attach
  * @errors: commands completed with an error since attach
  */
@@ -115,9 +115,9 @@ struct rdmablk_iqueue {
  * @mr: fast registration of the data, NULL when none
  * @sgt: data SG table
  * @nents: mapped entries in @sgt
- * @ref: send completion + response (+ local invalidation)
- * @status: enum rdmablk_status of the response
- * @responded: a response for this request arrived
+ * @ref: send completion + answer (+ local invalidation)
+ * @status: enum rdmablk_status of the answer
+ * @responded: an answer (response or READ immediate) for this request arrived
  * @sge: command, then inline payload
  * @send_cqe: completion of the SEND
  * @inv_cqe: completion of a local invalidation

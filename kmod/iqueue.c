@@ -13,8 +13,9 @@
  * two packets fewer per read; its registration is invalidated locally.
  *
  * Lifetime: a request completes to blk-mq when its reference count drops
- * to zero: one reference for the SEND's completion, one for the response,
- * which takes another for a local invalidation it has to post.
+ * to zero: one reference for the SEND's completion, one for the answer (a
+ * response, or a READ's immediate data), which takes another for a local
+ * invalidation it has to post.
  * Completions run in softirq (IB_POLL_SOFTIRQ).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -254,8 +255,12 @@ static void rdmablk_iqueue_read_imm(struct rdmablk_iqueue *queue,
 	}
 	rq = rdmablk_iqueue_find(queue, tag, RDMABLK_OP_READ);
 	req = rq ? blk_mq_rq_to_pdu(rq) : NULL;
-	/* Only a READ with a registration can have been written to. */
-	if (!req || !req->mr || wc->byte_len > blk_rq_bytes(rq)) {
+	/*
+	 * Only a READ with a registration can have been written to. Like a
+	 * response saying OK, the immediate is the target's word that all of
+	 * the data was placed: byte_len covers only the last WRITE.
+	 */
+	if (!req || !req->mr) {
 		rdmablk_iqueue_lost(queue, "read data for no outstanding read");
 		return;
 	}
@@ -280,6 +285,10 @@ static void rdmablk_iqueue_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (wc->opcode == IB_WC_RECV_RDMA_WITH_IMM) {
 		rdmablk_iqueue_read_imm(queue, wc);
 		goto repost;
+	}
+	if (unlikely(wc->wc_flags & IB_WC_WITH_IMM)) {
+		rdmablk_iqueue_lost(queue, "immediate data on a response");
+		return;
 	}
 	ib_dma_sync_single_for_cpu(queue->dev, recv->sge.addr, recv->sge.length,
 				   DMA_FROM_DEVICE);

@@ -3,7 +3,9 @@
  * Target connections: one per initiator queue. Commands arrive by RECV,
  * payload moves by RDMA READ/WRITE straight between the initiator's
  * registered pages and the pages of the bio sent to the backing device
- * (the kernel's rdma_rw API), responses leave by SEND.
+ * (the kernel's rdma_rw API), responses leave by SEND; a successful small
+ * READ is answered by the immediate data of its last RDMA WRITE instead
+ * (RDMABLK_CONN_READ_IMM). Payload pages come from tpages.c, uncleared.
  *
  * Locking and lifetime:
  *  - rdmablk_tconns_lock (spinlock) protects rdmablk_tconns, the list of
@@ -101,11 +103,11 @@ struct rdmablk_trecv {
  * @rsp_dma: its DMA address
  * @rsp_sge: response SGE
  * @rsp_wr: response SEND
- * @rsp_cqe: completion of @rsp_wr
+ * @rsp_cqe: completion of @rsp_wr, or of the WRITE_WITH_IMM ending a READ
  * @rw_cqe: completion of the RDMA READ of a write payload
  * @rw: RDMA READ/WRITE context, valid when @sgl is set and @rw_ready
  * @rw_ready: @rw was initialised
- * @sgl: data pages
+ * @sgl: data pages, from tpages.c: stale until overwritten
  * @nents: entries in @sgl
  * @status: enum rdmablk_status to answer with
  */
@@ -152,6 +154,10 @@ struct rdmablk_treq {
  * @free_reqs: free request contexts
  * @nr_free: their number
  * @pending: receives waiting for a free request context
+ * @failed: request contexts whose WR chain was posted only in part, so
+ *	the device may still read their pages: they are given back by
+ *	teardown, after the QP is drained
+ * @nr_failed: their number
  * @outstanding: commands received and not answered yet
  * @disc_wait: the DISC_WAIT being held, or NULL
  * @disc_gen: the generation @disc_wait's host has seen
@@ -188,6 +194,8 @@ struct rdmablk_tconn {
 	struct list_head free_reqs;
 	unsigned int nr_free;
 	struct list_head pending;
+	struct list_head failed;
+	unsigned int nr_failed;
 	unsigned int outstanding;
 	struct rdmablk_treq *disc_wait;
 	u64 disc_gen;
@@ -328,6 +336,7 @@ static struct ib_send_wr *rdmablk_treq_read_imm_wrs(struct rdmablk_treq *req)
 				&req->rsp_cqe, NULL);
 	for (last = first; last->next; last = last->next)
 		;
+	WARN_ON_ONCE(last->opcode != IB_WR_RDMA_WRITE);
 	last->opcode = IB_WR_RDMA_WRITE_WITH_IMM;
 	last->ex.imm_data = cpu_to_be32(rdmablk_read_imm_encode(req->cmd.tag));
 	return first;
@@ -339,6 +348,7 @@ static void rdmablk_treq_respond(struct rdmablk_treq *req)
 	struct rdmablk_tconn *conn = req->conn;
 	struct rdmablk_rsp *rsp = req->rsp;
 	struct ib_send_wr *first = &req->rsp_wr;
+	const struct ib_send_wr *bad = NULL;
 	unsigned long flags;
 	bool keyed, read_ok;
 	int ret;
@@ -383,10 +393,21 @@ post:
 	conn->outstanding--;
 	spin_unlock_irqrestore(&conn->lock, flags);
 
-	ret = ib_post_send(conn->qp, first, NULL);
+	ret = ib_post_send(conn->qp, first, &bad);
 	if (unlikely(ret)) {
 		tconn_err_ratelimited(conn, "cannot post a response: %d\n", ret);
 		rdmablk_tconn_close(conn);
+		if (bad != first) {
+			/* Posted in part: no completion comes, the pages may
+			 * still be read. Teardown gives them back after the drain.
+			 */
+			spin_lock_irqsave(&conn->lock, flags);
+			list_add(&req->node, &conn->failed);
+			conn->nr_failed++;
+			spin_unlock_irqrestore(&conn->lock, flags);
+			wake_up(&conn->wq);
+			return;
+		}
 		rdmablk_treq_unmap(req);
 		rdmablk_treq_free(req);
 	}
@@ -1042,6 +1063,7 @@ static void rdmablk_tconn_release(struct work_struct *work)
 						  release_work);
 	struct rdmablk_export *exp = conn->exp;
 	struct rdmablk_treq *wait;
+	bool last;
 
 	/* No export change reaches the session once it is off the list. */
 	spin_lock(&rdmablk_tconns_lock);
@@ -1061,7 +1083,21 @@ static void rdmablk_tconn_release(struct work_struct *work)
 	if (wait)
 		rdmablk_treq_free(wait);
 	/* A bio still in flight answers into the drained QP, then frees. */
-	wait_event(conn->wq, READ_ONCE(conn->nr_free) == conn->nr_reqs);
+	wait_event(conn->wq, READ_ONCE(conn->nr_free) +
+			     READ_ONCE(conn->nr_failed) == conn->nr_reqs);
+	/* Drained: nothing reads the pages of a half-posted chain now. */
+	while (!list_empty(&conn->failed)) {
+		struct rdmablk_treq *req = list_first_entry(&conn->failed,
+							    struct rdmablk_treq,
+							    node);
+
+		spin_lock_irq(&conn->lock);
+		list_del(&req->node);
+		conn->nr_failed--;
+		spin_unlock_irq(&conn->lock);
+		rdmablk_treq_unmap(req);
+		rdmablk_treq_free(req);
+	}
 
 	if (exp) {
 		spin_lock(&exp->conns_lock);
@@ -1071,7 +1107,11 @@ static void rdmablk_tconn_release(struct work_struct *work)
 	}
 	spin_lock(&rdmablk_tconns_lock);
 	list_del(&conn->node);
+	last = list_empty(&rdmablk_tconns);
 	spin_unlock(&rdmablk_tconns_lock);
+	/* An idle target keeps no payload pages. */
+	if (last)
+		rdmablk_tpages_drain();
 
 	rdmablk_tconn_destroy_qp(conn);
 	rdmablk_tconn_free_bufs(conn);
@@ -1123,6 +1163,7 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	spin_lock_init(&conn->lock);
 	INIT_LIST_HEAD(&conn->free_reqs);
 	INIT_LIST_HEAD(&conn->pending);
+	INIT_LIST_HEAD(&conn->failed);
 	INIT_LIST_HEAD(&conn->exp_node);
 	INIT_LIST_HEAD(&conn->disc_node);
 	init_waitqueue_head(&conn->wq);
@@ -1316,5 +1357,5 @@ void rdmablk_target_exit(void)
 	rdmablk_tconn_close_all(NULL);
 	ib_unregister_client(&rdmablk_target_client);
 	/* Every connection gave its request contexts back before it went. */
-	rdmablk_tpages_exit();
+	rdmablk_tpages_drain();
 }

@@ -13,14 +13,21 @@
  * READ's data is sent only after the device filled all of it and a
  * WRITE's pages go to the device only after RDMA READ filled all of them.
  *
- * Locking: each CPU's cache has a spinlock, irq-safe because commands can
- * end in bio completion. Allocation and release pick the current CPU's
- * cache but need not stay on it: migrating only means using another
- * CPU's cache, under its lock.
+ * The cache holds at most 2 MiB per CPU, and is emptied when the target's
+ * last connection goes (rdmablk_tpages_drain()), so an idle target keeps
+ * no pages. A page someone else still holds a reference to (a backing
+ * driver that took one) is never cached.
+ *
+ * Locking: each CPU's cache has a spinlock, irq-safe because a command
+ * whose response cannot be posted gives its pages back from bio
+ * completion; normally they come back in CQ work. Allocation and release
+ * pick the current CPU's cache but need not stay on it: migrating only
+ * means using another CPU's cache, under its lock.
  */
 #include <linux/gfp.h>
 #include <linux/list.h>
 #include <linux/mm.h>
+#include <linux/page_ref.h>
 #include <linux/percpu.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
@@ -29,7 +36,7 @@
 #include "tpages.h"
 
 /* Pages kept per CPU: 2 MiB, a queue of 16 commands of 128 KiB. */
-#define RDMABLK_PAGE_CACHE_MAX	512
+#define RDMABLK_PAGE_CACHE_MAX	(SZ_2M / PAGE_SIZE)
 
 /**
  * struct rdmablk_page_cache - one CPU's spare payload pages
@@ -67,6 +74,11 @@ static void rdmablk_page_put(struct page *page)
 	unsigned long flags;
 	bool kept = false;
 
+	/* Only a page nobody else holds may be handed out again. */
+	if (page_ref_count(page) != 1) {
+		put_page(page);
+		return;
+	}
 	spin_lock_irqsave(&c->lock, flags);
 	if (c->nr < RDMABLK_PAGE_CACHE_MAX) {
 		list_add(&page->lru, &c->pages);
@@ -106,6 +118,8 @@ void rdmablk_tpages_free(struct scatterlist *sgl, unsigned int nents)
  * The pages hold stale data: the caller must overwrite all of @length
  * before any of it is sent or written anywhere.
  *
+ * Context: process, may sleep.
+ *
  * Return: a scatterlist of one page per entry covering @length, or NULL.
  */
 struct scatterlist *rdmablk_tpages_alloc(u32 length, unsigned int *nents)
@@ -131,6 +145,9 @@ struct scatterlist *rdmablk_tpages_alloc(u32 length, unsigned int *nents)
 	return sgl;
 }
 
+/**
+ * rdmablk_tpages_init() - set up the per-CPU caches, empty
+ */
 void rdmablk_tpages_init(void)
 {
 	int cpu;
@@ -145,22 +162,28 @@ void rdmablk_tpages_init(void)
 }
 
 /**
- * rdmablk_tpages_exit() - free every cached page
+ * rdmablk_tpages_drain() - free every cached page
  *
- * Once no command of the target can run any more.
+ * Safe at any time; pages still in use come back to the cache later.
+ * Context: any.
  */
-void rdmablk_tpages_exit(void)
+void rdmablk_tpages_drain(void)
 {
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
 		struct rdmablk_page_cache *c = per_cpu_ptr(&rdmablk_page_caches, cpu);
 		struct page *page, *next;
+		unsigned long flags;
+		LIST_HEAD(pages);
 
-		list_for_each_entry_safe(page, next, &c->pages, lru) {
+		spin_lock_irqsave(&c->lock, flags);
+		list_splice_init(&c->pages, &pages);
+		c->nr = 0;
+		spin_unlock_irqrestore(&c->lock, flags);
+		list_for_each_entry_safe(page, next, &pages, lru) {
 			list_del(&page->lru);
 			__free_page(page);
 		}
-		c->nr = 0;
 	}
 }

@@ -12,6 +12,6 @@ struct scatterlist;
 struct scatterlist *rdmablk_tpages_alloc(u32 length, unsigned int *nents);
 void rdmablk_tpages_free(struct scatterlist *sgl, unsigned int nents);
 void rdmablk_tpages_init(void);
-void rdmablk_tpages_exit(void);
+void rdmablk_tpages_drain(void);
 
 #endif /* RDMABLK_TPAGES_H */

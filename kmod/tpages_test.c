@@ -36,7 +36,7 @@ static void rdmablk_tpages_lengths(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, total, lengths[i]);
 		rdmablk_tpages_free(sgl, nents);
 	}
-	rdmablk_tpages_exit();
+	rdmablk_tpages_drain();
 }
 
 static void rdmablk_tpages_reuse(struct kunit *test)
@@ -46,6 +46,8 @@ static void rdmablk_tpages_reuse(struct kunit *test)
 	unsigned int nents;
 
 	rdmablk_tpages_init();
+	/* The caches are per CPU: stay on one. */
+	migrate_disable();
 	sgl = rdmablk_tpages_alloc(PAGE_SIZE, &nents);
 	KUNIT_ASSERT_NOT_NULL(test, sgl);
 	first = sg_page(sgl);
@@ -53,11 +55,27 @@ static void rdmablk_tpages_reuse(struct kunit *test)
 
 	/* The page given back comes out again, as it was. */
 	sgl = rdmablk_tpages_alloc(PAGE_SIZE, &nents);
+	migrate_enable();
 	KUNIT_ASSERT_NOT_NULL(test, sgl);
 	KUNIT_EXPECT_PTR_EQ(test, sg_page(sgl), first);
 	rdmablk_tpages_free(sgl, nents);
+
+	/* A page someone else still holds is not cached. */
+	migrate_disable();
+	sgl = rdmablk_tpages_alloc(PAGE_SIZE, &nents);
+	first = sgl ? sg_page(sgl) : NULL;
+	if (first)
+		get_page(first);
+	rdmablk_tpages_free(sgl, nents);
+	sgl = rdmablk_tpages_alloc(PAGE_SIZE, &nents);
+	migrate_enable();
+	KUNIT_ASSERT_NOT_NULL(test, first);
+	KUNIT_ASSERT_NOT_NULL(test, sgl);
+	KUNIT_EXPECT_PTR_NE(test, sg_page(sgl), first);
+	put_page(first);
+	rdmablk_tpages_free(sgl, nents);
 	rdmablk_tpages_free(NULL, 0);
-	rdmablk_tpages_exit();
+	rdmablk_tpages_drain();
 }
 
 static struct kunit_case rdmablk_tpages_test_cases[] = {
