@@ -7,8 +7,8 @@
 #include <linux/module.h>
 #include <net/genetlink.h>
 
-#include "initiator.h"
-#include "target.h"
+#include "host/initiator.h"
+#include "target/target.h"
 
 struct workqueue_struct *rdmablk_wq;
 

@@ -13,8 +13,8 @@
 
 #include <linux/rdmablk_proto.h>
 
-#include "initiator.h"
-#include "target.h"
+#include "host/initiator.h"
+#include "target/target.h"
 
 enum rdmablk_mcgrp {
 	RDMABLK_MCGRP_EVENTS,

@@ -66,7 +66,7 @@ static_checks() {
 	tree=$(scripts/linux-source.sh)
 	log=build/check/checkpatch.log
 	if "$tree/scripts/checkpatch.pl" --no-tree --strict --quiet \
-		--ignore BIT_MACRO,LINE_SPACING -f $(ls kmod/*.c kmod/*.h | grep -v "\.mod\.c$") \
+		--ignore BIT_MACRO,LINE_SPACING -f $(ls kmod/*.c kmod/*.h kmod/*/*.c kmod/*/*.h | grep -v "\.mod\.c$") \
 		uapi/linux/*.h >"$log" 2>&1; then
 		echo "ok   checkpatch --strict clean"
 		pass=$((pass + 1))

@@ -19,9 +19,10 @@ if dkms status -m rdmablk -v "$version" | grep -q rdmablk; then
 fi
 rm -rf "$dest"
 mkdir -p "$dest/kmod" "$dest/scripts"
-cp -a "$repo"/kmod/*.c "$repo"/kmod/*.h "$repo"/kmod/Kbuild "$repo"/kmod/Makefile "$dest/kmod/"
+cp -a "$repo"/kmod/*.c "$repo"/kmod/*.h "$repo"/kmod/Kbuild "$repo"/kmod/Makefile \
+	"$repo"/kmod/host "$repo"/kmod/target "$dest/kmod/"
 # Tests are never part of the shipped module.
-rm -f "$dest"/kmod/*_test.c
+find "$dest/kmod" -name '*_test.c' -delete
 cp -a "$repo/uapi" "$dest/"
 cp -a "$repo/scripts/kdir.sh" "$dest/scripts/"
 sed "s/@VERSION@/$version/" "$repo/dkms.conf" >"$dest/dkms.conf"

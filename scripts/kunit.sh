@@ -27,6 +27,8 @@ mkdir -p "$dir"
 for f in "$repo"/kmod/*.c "$repo"/kmod/*.h; do
 	ln -s "$f" "$dir/"
 done
+ln -s "$repo/kmod/host" "$dir/host"
+ln -s "$repo/kmod/target" "$dir/target"
 ln -s "$repo/kmod/kunit/Kconfig" "$dir/Kconfig"
 ln -s "$repo/kmod/kunit/Makefile" "$dir/Makefile"
 ln -s "$repo/kmod/kunit/.kunitconfig" "$dir/.kunitconfig"
