@@ -6,7 +6,8 @@
 #   make demo          boot a VM and show rdmablk working end to end
 #   make check         every test: GoogleTest, KUnit, VM; ends "N passed, M failed"
 #   make check-quick   GoogleTest, KUnit and the static checks, no VM
-#   make vmtest T=001  one VM test (number, name or path); T unset runs all
+#   make vmtest T=001  one VM test (number, name or path); T unset runs all;
+#                      KERNEL=debug runs it under the debug kernel lane
 #   make bench         rdmablk against nvme-rdma in a VM (BENCH_ARGS="--runtime 10")
 #   make install       module, programs, headers and docs (PREFIX, DESTDIR)
 #   make dkms-install  register the module with DKMS so it follows kernel updates
@@ -39,7 +40,7 @@ check-quick: deps
 	@scripts/check.sh quick
 
 vmtest: module userspace
-	@RDMABLK_SKIP_DEPS=1 tests/vm/run $(T)
+	@RDMABLK_SKIP_DEPS=1 tests/vm/run $(if $(KERNEL),--kernel $(KERNEL)) $(T)
 
 bench: module userspace
 	@RDMABLK_SKIP_DEPS=1 scripts/bench $(BENCH_ARGS)

@@ -13,6 +13,10 @@
 #   RDMABLK_VM_SMP      vCPUs per guest (default 2 in one-guest mode, 1 in two)
 #   RDMABLK_VM_APPEND   extra kernel command line
 #   RDMABLK_SKIP_DEPS=1 do not run scripts/install-deps.sh
+#   RDMABLK_KERNEL=debug the debug kernel lane (vm_debug_lane): KASAN,
+#                       lockdep, kmemleak, UBSAN; sets the variables below
+#   RDMABLK_VM_TIMEOUT_SCALE  multiplies every test's VM_TIMEOUT (default 1,
+#                       4 in the debug lane)
 #   RDMABLK_*           every RDMABLK_ variable is also exported in the guest
 
 VM_BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -33,6 +37,37 @@ vm_die() {
 # vm_usage FILE: print the comment block at the top of FILE (its help text).
 vm_usage() {
 	sed -n '4,/^[^#]/{/^#/!d;/shellcheck\|SPDX/d;s/^# \{0,1\}//;p}' "$1"
+}
+
+# vm_debug_lane: point the bench at the debug kernel (built or reused by
+# scripts/vm/debug-kernel/build) and at an rdmablk.ko built against it with
+# UBSAN (RDMABLK_SANITIZE=1) in build/debug-kmod/, so kmod/'s own objects for
+# the production kernel stay as they are. Also builds tests/vm/planted (the
+# selftest's deliberate bugs) there. Exports RDMABLK_KVER, RDMABLK_VM_KERNEL,
+# RDMABLK_DEBUG_KDIR, RDMABLK_KO, RDMABLK_PLANTED_KO, RDMABLK_DEBUG=1 (the
+# guest shrinks sizes and scans for leaks) and RDMABLK_VM_TIMEOUT_SCALE.
+vm_debug_lane() {
+	local env kv out=$VM_REPO/build/debug-kmod
+	env=$("$VM_BENCH_DIR/debug-kernel/build" --print-env) ||
+		vm_die "building the debug kernel failed"
+	while IFS= read -r kv; do
+		export "${kv?}"
+	done <<<"$env"
+	mkdir -p "$out/planted"
+	# -u keeps unchanged files' times, so the module build stays incremental.
+	cp -a -u "$VM_REPO/kmod" "$VM_REPO/uapi" "$out/"
+	cp -a -u "$VM_REPO/tests/vm/planted/planted.c" "$VM_REPO/tests/vm/planted/Kbuild" "$out/planted/"
+	if ! make -C "$RDMABLK_DEBUG_KDIR" M="$out/kmod" RDMABLK_SANITIZE=1 modules \
+		>"$out/build.log" 2>&1 ||
+		! make -C "$RDMABLK_DEBUG_KDIR" M="$out/planted" modules >>"$out/build.log" 2>&1; then
+		tail -n 20 "$out/build.log" >&2
+		vm_die "building rdmablk.ko for the debug kernel failed; see $out/build.log"
+	fi
+	export RDMABLK_KO=/src/${out#"$VM_REPO"/}/kmod/rdmablk.ko
+	export RDMABLK_PLANTED_KO=/src/${out#"$VM_REPO"/}/planted/planted.ko
+	export RDMABLK_DEBUG=1
+	export RDMABLK_VM_TIMEOUT_SCALE=${RDMABLK_VM_TIMEOUT_SCALE:-4}
+	echo "vm: debug kernel lane: $RDMABLK_KVER, timeouts x$RDMABLK_VM_TIMEOUT_SCALE" >&2
 }
 
 vm_install_deps() {
@@ -61,6 +96,11 @@ vm_kver() {
 # VM_INITRD. Fails with a clear message if something is missing.
 vm_prepare() {
 	command -v "$VM_QEMU" >/dev/null || vm_die "$VM_QEMU not found (install qemu-system-x86)"
+	case ${RDMABLK_KERNEL:-} in
+	'' | default) ;;
+	debug) vm_debug_lane ;;
+	*) vm_die "RDMABLK_KERNEL must be 'default' or 'debug', not '$RDMABLK_KERNEL'" ;;
+	esac
 	VM_KVER=$(vm_kver)
 	[ -d "/lib/modules/$VM_KVER" ] || vm_die "/lib/modules/$VM_KVER missing (RDMABLK_KVER=$VM_KVER?)"
 	VM_KERNEL=${RDMABLK_VM_KERNEL:-/boot/vmlinuz-$VM_KVER}
@@ -350,6 +390,9 @@ vm_run_test() {
 	disk_mb=$(vm_header_var "$path" VM_TARGET_DISK_MB)
 	rm -rf "$logdir"
 	mkdir -p "$logdir/shared"
+	if [[ $timeout =~ ^[1-9][0-9]*$ ]] && [ "${RDMABLK_VM_TIMEOUT_SCALE:-1}" != 1 ]; then
+		timeout=$((timeout * RDMABLK_VM_TIMEOUT_SCALE))
+	fi
 	if [ ! -x "$path" ]; then
 		VM_REASONS+=("not executable")
 	elif ! grep -q '^# PROVES: ' "$path"; then

@@ -16,6 +16,8 @@
 #   RESULTS           this guest's writable results directory (/results)
 #   SHARED            directory shared by both guests (/shared)
 #   VM_TEST           name of the running test (e.g. 000-bench-sanity)
+#   RDMABLK_DEBUG     1 under the debug kernel lane (KASAN, lockdep, kmemleak,
+#                     UBSAN; I/O about 15x slower): see dbg_size
 
 : "${SRC:=/src}"
 : "${RESULTS:=/results}"
@@ -155,11 +157,42 @@ load_rdmablk() {
 	log "rdmablk loaded${*:+ with $*}"
 }
 
-# unload_rdmablk: remove the rdmablk module if it is loaded.
+# unload_rdmablk: remove the rdmablk module if it is loaded. In the debug
+# lane, kmemleak scans just before (a leak while loaded) and just after (what
+# the module's exit left behind); the guest scans once more when the test
+# ends, when every allocation is old enough for kmemleak to judge.
 unload_rdmablk() {
 	[ -e /sys/module/rdmablk ] || return 0
+	kmemleak_check before-unload
 	rmmod rdmablk || fail "unload_rdmablk: rmmod rdmablk failed (still in use?)"
 	log "rdmablk unloaded"
+	kmemleak_check after-unload
+}
+
+# dbg_size NORMAL DEBUG: NORMAL, or DEBUG under the debug kernel lane, where
+# I/O is about 15x slower: tests shrink sizes and counts, not what they
+# cover. E.g. fio_verify "$dev" 4k 16 "$(dbg_size 64m 8m)".
+dbg_size() {
+	if [ "${RDMABLK_DEBUG:-0}" = 1 ]; then echo "$2"; else echo "$1"; fi
+}
+
+# kmemleak_check TAG: in the debug lane, have kmemleak scan now; suspects
+# (objects unreferenced for more than 5 s) go to $RESULTS/kmemleak.TAG and a
+# "suspected memory leak" line to the kernel log, which fails the test. The
+# suspects are then cleared so the next scan reports only new ones. Does
+# nothing outside the debug lane.
+kmemleak_check() {
+	local f=/sys/kernel/debug/kmemleak report n
+	[ "${RDMABLK_DEBUG:-0}" = 1 ] && [ -w "$f" ] || return 0
+	echo scan >"$f" || { log "kmemleak: scan failed"; return 0; }
+	report=$(cat "$f")
+	if [ -n "$report" ]; then
+		n=$(grep -c '^unreferenced object' <<<"$report" || true)
+		printf '%s\n' "$report" >>"$RESULTS/kmemleak.$1"
+		echo "rdmablk-bench: kmemleak: $n suspected memory leak(s) at $1, see kmemleak.$1" >/dev/kmsg
+		log "kmemleak ($1): $n suspected memory leak(s): $(grep -m1 -A12 '^unreferenced' <<<"$report" | tr '\n' ' ')"
+	fi
+	echo clear >"$f"
 }
 
 # --- rdmablk helpers ---------------------------------------------------------
