@@ -3,11 +3,18 @@
 #
 # Run rdmablk's test layers and print one summary line.
 #
-#   scripts/check.sh all     static checks, GoogleTest (ASan/UBSan), KUnit, VM
-#   scripts/check.sh quick   the same without the VM layer
+#   scripts/check.sh all     static checks, GoogleTest (ASan/UBSan), KUnit, VM,
+#                            and the debug kernel lane (KASAN, lockdep,
+#                            kmemleak, UBSAN: the planted-bug selftest and
+#                            the tests in tests/vm/debug-lane.list)
+#   scripts/check.sh quick   the same without the VM layers
 #
-# Each layer prints its own "N passed, M failed"; the last line of this
-# script is the sum. Exit status is non-zero when anything failed.
+# Each layer prints its own "N passed, M failed"; the summary lists every
+# layer with its skips and wall time (also in build/check/timings.txt), then
+# "K skipped" when tests were skipped, and last the sum, "N passed, M
+# failed". Skipped tests count as neither. A layer that ends before
+# reporting counts every test it did not report as failed. Exit status is
+# non-zero when anything failed.
 set -uo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,13 +26,28 @@ export RDMABLK_SKIP_DEPS=1
 mkdir -p build/check
 total_pass=0
 total_fail=0
+total_skip=0
 summary=()
+: >build/check/timings.txt
 
-# record LAYER PASSED FAILED
+# record LAYER PASSED FAILED [SKIPPED]
 record() {
+	local skip=${4:-0} line
 	total_pass=$((total_pass + $2))
 	total_fail=$((total_fail + $3))
-	summary+=("$(printf '%-8s %s passed, %s failed' "$1" "$2" "$3")")
+	total_skip=$((total_skip + skip))
+	line=$(printf '%-11s %s passed, %s failed' "$1" "$2" "$3")
+	[ "$skip" -eq 0 ] || line+=", $skip skipped"
+	summary+=("$line")
+}
+
+# timed NAME FUNCTION: run a layer and record its wall time.
+timed() {
+	local start=$SECONDS t
+	"$2"
+	t=$((SECONDS - start))
+	printf '%-11s %d min %02d s\n' "$1" $((t / 60)) $((t % 60)) >>build/check/timings.txt
+	echo "check: $1 took ${t} s"
 }
 
 # Parse "N passed, M failed" from the last such line of a log.
@@ -40,6 +62,21 @@ record_log() {
 	p=${line%% passed*}
 	f=${line#*passed, }
 	f=${f%% failed*}
+	record "$layer" "$p" "$f"
+}
+
+# record_vm LAYER LOG EXPECTED: a tests/vm/run log of EXPECTED tests. Counts
+# its PASS and FAIL lines; tests it never reported (the run crashed) count
+# as failed, so the sum never shows fewer tests than were meant to run.
+record_vm() {
+	local layer=$1 log=$2 want=$3 p f
+	p=$(grep -c '^PASS ' "$log")
+	f=$(grep -c '^FAIL ' "$log")
+	if [ $((p + f)) -lt "$want" ] || ! grep -qE '^[0-9]+ passed, [0-9]+ failed$' "$log"; then
+		echo "check: $layer reported $((p + f)) of $want tests; the rest count as failed; see $log" >&2
+		f=$((want - p))
+		[ "$f" -gt 0 ] || f=1
+	fi
 	record "$layer" "$p" "$f"
 }
 
@@ -79,7 +116,7 @@ static_checks() {
 }
 
 unit_tests() {
-	local log=build/check/gtest.log line total failed
+	local log=build/check/gtest.log line total failed skipped want
 
 	section "GoogleTest (ASan + UBSan)"
 	if ! { cmake -S daemon -B build/asan -DRDMABLK_SANITIZE=ON \
@@ -90,25 +127,52 @@ unit_tests() {
 		record gtest 0 1
 		return
 	fi
+	want=$(ctest --test-dir build/asan -N 2>/dev/null | sed -nE 's/^Total Tests: ([0-9]+)$/\1/p')
 	ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build/asan --output-on-failure \
 		-j"$(nproc)" 2>&1 | tee "$log"
-	# "100% tests passed, 0 tests failed out of 12"
+	# "100% tests passed, 0 tests failed out of 12"; skipped tests (GTEST_SKIP)
+	# are listed after it as "  7 - Suite.Name (Skipped)" and counted in
+	# neither passed nor failed.
 	line=$(grep -E 'tests passed, [0-9]+ tests failed out of [0-9]+' "$log" | tail -1)
 	if [ -z "$line" ]; then
-		record gtest 0 1
+		echo "check: ctest did not report a result; all ${want:-1} tests count as failed" >&2
+		record gtest 0 "${want:-1}"
 		return
 	fi
 	failed=$(sed -E 's/.* ([0-9]+) tests failed.*/\1/' <<<"$line")
 	total=$(sed -E 's/.*out of ([0-9]+).*/\1/' <<<"$line")
-	record gtest $((total - failed)) "$failed"
+	skipped=$(grep -cE '^[[:space:]]*[0-9]+ - .*\(Skipped\)' "$log")
+	if [ -n "$want" ] && [ "$total" -lt "$want" ]; then
+		echo "check: ctest ran $total of $want tests; the rest count as failed" >&2
+		failed=$((failed + want - total))
+	fi
+	record gtest $((total - failed - skipped)) "$failed" "$skipped"
 }
 
 kunit_tests() {
 	section "KUnit (UML)"
 	scripts/kunit.sh >build/check/kunit-run.log 2>&1
+	local log=build/check/kunit-run.log line ran p f s
 	grep -E '^\[[0-9:]+\] (\[PASSED\]|\[FAILED\]|\[SKIPPED\]|Testing complete|Elapsed)' \
-		build/check/kunit-run.log | tail -60
-	record_log kunit build/check/kunit-run.log
+		"$log" | tail -60
+	# kunit.py: "Testing complete. Ran N tests: passed: P, failed: F,
+	# skipped: S"; skipped tests are neither passed nor failed.
+	line=$(grep -E 'Testing complete\. Ran [0-9]+ tests' "$log" | tail -1)
+	if [ -z "$line" ]; then
+		record_log kunit "$log"
+		return
+	fi
+	ran=$(sed -nE 's/.*Ran ([0-9]+) tests.*/\1/p' <<<"$line")
+	p=$(sed -nE 's/.*passed: ([0-9]+).*/\1/p' <<<"$line")
+	f=$(sed -nE 's/.*failed: ([0-9]+).*/\1/p' <<<"$line")
+	s=$(sed -nE 's/.*skipped: ([0-9]+).*/\1/p' <<<"$line")
+	p=${p:-0} f=${f:-0} s=${s:-0}
+	# Crashed or errored tests are in N but in none of the counts.
+	[ $((p + f + s)) -ge "$ran" ] || f=$((ran - p - s))
+	if [ "$f" -eq 0 ] && ! grep -qE '^[0-9]+ passed, 0 failed' "$log"; then
+		f=1
+	fi
+	record kunit "$p" "$f" "$s"
 }
 
 vm_tests() {
@@ -125,8 +189,10 @@ vm_tests() {
 		record vm 0 1
 		return
 	fi
+	local want
+	want=$(find tests/vm -maxdepth 1 -type f -name '[0-9][0-9][0-9]-*' | wc -l)
 	tests/vm/run 2>&1 | tee build/check/vm.log
-	record_log vm build/check/vm.log
+	record_vm vm build/check/vm.log "$want"
 
 	# make demo and the benchmark boot their guest through run-script.
 	section "VM: run-script (the way make demo and scripts/bench boot)"
@@ -141,14 +207,49 @@ vm_tests() {
 	fi
 }
 
-static_checks
-unit_tests
-kunit_tests
-[ "$mode" = quick ] || vm_tests
+# debug_lane: the debug kernel (built once, cached in .cache/debug-kernel),
+# the planted-bug selftest, then the tests of tests/vm/debug-lane.list
+# under that kernel. Runs after vm_tests, which builds the userspace tools.
+debug_lane() {
+	local log=build/check/debug-kernel.log p f
+	local -a tests
+	section "debug kernel lane: kernel (cached; about 12 min from scratch)"
+	if ! scripts/vm/debug-kernel/build >"$log" 2>&1; then
+		echo "FAIL debug kernel build; see $log"
+		tail -20 "$log"
+		record dbg-kernel 0 1
+		return
+	fi
+	echo "ok   debug kernel $(tail -n 1 "$log")"
+
+	section "debug kernel lane: planted bugs (scripts/vm/selftest --debug)"
+	log=build/check/debug-selftest.log
+	scripts/vm/selftest --debug 2>&1 | tee "$log"
+	p=$(grep -c '^ok ' "$log")
+	f=$(grep -c '^FAIL ' "$log")
+	grep -q '^selftest: all checks passed' "$log" || [ "$f" -gt 0 ] || f=1
+	record dbg-self "$p" "$f"
+
+	section "debug kernel lane: VM tests (tests/vm/debug-lane.list)"
+	mapfile -t tests < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' tests/vm/debug-lane.list)
+	tests/vm/run --kernel debug "${tests[@]}" 2>&1 | tee build/check/vm-debug.log
+	record_vm vm-debug build/check/vm-debug.log "${#tests[@]}"
+}
+
+timed static static_checks
+timed gtest unit_tests
+timed kunit kunit_tests
+if [ "$mode" != quick ]; then
+	timed vm vm_tests
+	timed debug-lane debug_lane
+fi
 
 section "summary"
 for s in "${summary[@]}"; do
 	echo "$s"
 done
+echo "wall time per layer:"
+cat build/check/timings.txt
+[ "$total_skip" -eq 0 ] || echo "$total_skip skipped"
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

@@ -27,8 +27,10 @@ static char *bug = "none";
 module_param(bug, charp, 0444);
 MODULE_PARM_DESC(bug, "none, leak, lock, uaf, ubsan, list or sleep");
 
-/* Opaque to the compiler, so it cannot prove the bugs below at build time. */
-static volatile int planted_index = 8;
+/* A parameter, so the compiler cannot prove the bugs below at build time. */
+static int planted_index = 8;
+module_param_named(index, planted_index, int, 0444);
+MODULE_PARM_DESC(index, "out-of-bounds index used by uaf and ubsan (8)");
 
 static void *planted_leaked;
 
@@ -91,7 +93,7 @@ static DEFINE_SPINLOCK(planted_spin);
 static void planted_sleep(void)
 {
 	spin_lock(&planted_spin);
-	msleep(1);
+	msleep(20);
 	spin_unlock(&planted_spin);
 }
 
