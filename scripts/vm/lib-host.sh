@@ -53,18 +53,21 @@ vm_debug_lane() {
 	while IFS= read -r kv; do
 		export "${kv?}"
 	done <<<"$env"
-	mkdir -p "$out/planted"
-	# -u keeps unchanged files' times, so the module build stays incremental.
-	cp -a -u "$VM_REPO/kmod" "$VM_REPO/uapi" "$out/"
-	cp -a -u "$VM_REPO/tests/vm/planted/planted.c" "$VM_REPO/tests/vm/planted/Kbuild" "$out/planted/"
+	mkdir -p "$out"
+	# Sources only (kmod/ may hold objects for the production kernel), with
+	# their times, so the build here stays incremental.
+	(cd "$VM_REPO" && find kmod uapi tests/vm/planted -type f \
+		\( -name '*.[ch]' -o -name Kbuild -o -name Makefile \) ! -name '*.mod.c' -print0 |
+		tar --null -T - -cf -) | tar -C "$out" -xf - ||
+		vm_die "cannot copy the module's sources to $out"
 	if ! make -C "$RDMABLK_DEBUG_KDIR" M="$out/kmod" RDMABLK_SANITIZE=1 modules \
 		>"$out/build.log" 2>&1 ||
-		! make -C "$RDMABLK_DEBUG_KDIR" M="$out/planted" modules >>"$out/build.log" 2>&1; then
+		! make -C "$RDMABLK_DEBUG_KDIR" M="$out/tests/vm/planted" modules >>"$out/build.log" 2>&1; then
 		tail -n 20 "$out/build.log" >&2
 		vm_die "building rdmablk.ko for the debug kernel failed; see $out/build.log"
 	fi
 	export RDMABLK_KO=/src/${out#"$VM_REPO"/}/kmod/rdmablk.ko
-	export RDMABLK_PLANTED_KO=/src/${out#"$VM_REPO"/}/planted/planted.ko
+	export RDMABLK_PLANTED_KO=/src/${out#"$VM_REPO"/}/tests/vm/planted/planted.ko
 	export RDMABLK_DEBUG=1
 	export RDMABLK_VM_TIMEOUT_SCALE=${RDMABLK_VM_TIMEOUT_SCALE:-4}
 	echo "vm: debug kernel lane: $RDMABLK_KVER, timeouts x$RDMABLK_VM_TIMEOUT_SCALE" >&2
