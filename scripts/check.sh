@@ -214,7 +214,8 @@ debug_lane() {
 	local log=build/check/debug-kernel.log p f
 	local -a tests
 	section "debug kernel lane: kernel (cached; about 12 min from scratch)"
-	if ! scripts/vm/debug-kernel/build >"$log" 2>&1; then
+	mkdir -p .cache
+	if ! flock .cache/debug-kernel.lock scripts/vm/debug-kernel/build >"$log" 2>&1; then
 		echo "FAIL debug kernel build; see $log"
 		tail -20 "$log"
 		record dbg-kernel 0 1
