@@ -163,10 +163,10 @@ load_rdmablk() {
 # ends, when every allocation is old enough for kmemleak to judge.
 unload_rdmablk() {
 	[ -e /sys/module/rdmablk ] || return 0
-	kmemleak_check before-unload
+	kmemleak_check before-unload || fail "unload_rdmablk: kmemleak scan failed"
 	rmmod rdmablk || fail "unload_rdmablk: rmmod rdmablk failed (still in use?)"
 	log "rdmablk unloaded"
-	kmemleak_check after-unload
+	kmemleak_check after-unload || fail "unload_rdmablk: kmemleak scan failed"
 }
 
 # dbg_size NORMAL DEBUG: NORMAL, or DEBUG under the debug kernel lane, where
@@ -180,12 +180,18 @@ dbg_size() {
 # (objects unreferenced for more than 5 s) go to $RESULTS/kmemleak.TAG and a
 # "suspected memory leak" line to the kernel log, which fails the test. The
 # suspects are then cleared so the next scan reports only new ones. Does
-# nothing outside the debug lane.
+# nothing outside the debug lane; returns 1 if kmemleak cannot scan. Two scans: kmemleak reports an object only
+# once its contents did not change between two scans (the first scan after
+# an allocation only records its checksum).
 kmemleak_check() {
-	local f=/sys/kernel/debug/kmemleak report n
+	local f=/sys/kernel/debug/kmemleak report n start=$SECONDS
 	[ "${RDMABLK_DEBUG:-0}" = 1 ] && [ -w "$f" ] || return 0
-	echo scan >"$f" || { log "kmemleak: scan failed"; return 0; }
+	if ! { echo scan >"$f" && echo scan >"$f"; }; then
+		echo "kmemleak_check: $f: scan failed" >&2
+		return 1
+	fi
 	report=$(cat "$f")
+	log "kmemleak scans ($1) took $((SECONDS - start)) s"
 	if [ -n "$report" ]; then
 		n=$(grep -c '^unreferenced object' <<<"$report" || true)
 		printf '%s\n' "$report" >>"$RESULTS/kmemleak.$1"
