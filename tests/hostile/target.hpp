@@ -91,7 +91,8 @@ struct Scenario {
 	void (*trap)(Conn &conn, const Cmd &cmd);
 };
 
-/* Every scenario, in the order the VM test runs them. */
+/* Every scenario, in the order the VM test runs them: those that may leave
+ * the initiator stuck last. */
 std::span<const Scenario> scenarios();
 
 std::string_view expect_name(Expect e);
