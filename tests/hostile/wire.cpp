@@ -54,4 +54,67 @@ ExportInfo decode_open_rsp(const rdmablk_open_rsp &rsp)
 	};
 }
 
+std::optional<ConnReq> decode_conn_req(std::span<const std::uint8_t> pdata)
+{
+	if (pdata.size() < sizeof(rdmablk_conn_req))
+		return std::nullopt;
+	const auto req = load<rdmablk_conn_req>(pdata);
+	if (le32toh(req.magic) != RDMABLK_PROTO_MAGIC)
+		return std::nullopt;
+	ConnReq r;
+	r.version = le16toh(req.version);
+	r.queue_id = le16toh(req.queue_id);
+	r.queue_depth = le16toh(req.queue_depth);
+	r.flags = le32toh(req.flags);
+	r.keepalive_ms = le32toh(req.keepalive_ms);
+	return r;
+}
+
+std::vector<std::uint8_t> encode_conn_rep(const ConnRep &rep)
+{
+	rdmablk_conn_rep w = {};
+	w.magic = htole32(RDMABLK_PROTO_MAGIC);
+	w.version = htole16(rep.version);
+	w.queue_depth = htole16(rep.queue_depth);
+	w.max_queues = htole16(rep.max_queues);
+	w.flags = htole32(rep.flags);
+	w.max_io_size = htole32(rep.max_io_size);
+	w.inline_max = htole32(rep.inline_max);
+	return bytes_of(w);
+}
+
+std::optional<Cmd> decode_cmd(std::span<const std::uint8_t> buf)
+{
+	if (buf.size() < sizeof(rdmablk_cmd))
+		return std::nullopt;
+	const auto c = load<rdmablk_cmd>(buf);
+	Cmd cmd;
+	cmd.opcode = c.opcode;
+	cmd.flags = c.flags;
+	cmd.tag = le16toh(c.tag);
+	cmd.length = le32toh(c.length);
+	cmd.offset = le64toh(c.offset);
+	cmd.addr = le64toh(c.addr);
+	cmd.rkey = le32toh(c.rkey);
+	return cmd;
+}
+
+std::vector<std::uint8_t> encode_rsp(std::uint8_t opcode, std::uint16_t tag, std::uint16_t status)
+{
+	rdmablk_rsp rsp = {};
+	rsp.opcode = opcode;
+	rsp.tag = htole16(tag);
+	rsp.status = htole16(status);
+	return bytes_of(rsp);
+}
+
+std::vector<std::uint8_t> encode_open_rsp(std::uint16_t tag, std::uint16_t status,
+					  const rdmablk_open_rsp &info)
+{
+	std::vector<std::uint8_t> msg = encode_rsp(RDMABLK_OP_OPEN, tag, status);
+	const std::vector<std::uint8_t> tail = bytes_of(info);
+	msg.insert(msg.end(), tail.begin(), tail.end());
+	return msg;
+}
+
 } // namespace rdmablk::hostile

@@ -60,4 +60,26 @@ struct ExportInfo {
 
 ExportInfo decode_open_rsp(const rdmablk_open_rsp &rsp);
 
+/*
+ * The target's side of the wire, for a hostile target: what the kernel
+ * initiator sends, decoded, and what a target answers, encoded with every
+ * field settable.
+ */
+
+/* Connect private data, host order; nullopt when short or without the magic. */
+std::optional<ConnReq> decode_conn_req(std::span<const std::uint8_t> pdata);
+
+/* struct rdmablk_conn_rep with the magic and @rep's fields, whatever they are. */
+std::vector<std::uint8_t> encode_conn_rep(const ConnRep &rep);
+
+/* A received command, host order; nullopt when shorter than struct rdmablk_cmd. */
+std::optional<Cmd> decode_cmd(std::span<const std::uint8_t> buf);
+
+/* struct rdmablk_rsp with these fields. */
+std::vector<std::uint8_t> encode_rsp(std::uint8_t opcode, std::uint16_t tag, std::uint16_t status);
+
+/* An OPEN response: struct rdmablk_rsp then struct rdmablk_open_rsp. */
+std::vector<std::uint8_t> encode_open_rsp(std::uint16_t tag, std::uint16_t status,
+					  const rdmablk_open_rsp &info);
+
 } // namespace rdmablk::hostile

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The hostile target's scenarios: one way each of breaking the protocol
+ * against the kernel initiator, and what its application must see.
+ */
+#include <array>
+#include <string>
+
+#include "target.hpp"
+
+namespace rdmablk::hostile::target {
+
+namespace {
+
+/* The first tag that is not a credit of the connection. */
+std::uint16_t past_credits(const Conn &c)
+{
+	return c.rep().queue_depth;
+}
+
+/* A tag of the connection's I/O range other than @tag. */
+std::uint16_t other_tag(const Conn &c, std::uint16_t tag)
+{
+	const unsigned int io_tags = c.rep().queue_depth > 1 ? c.rep().queue_depth - 1U : 1U;
+	return static_cast<std::uint16_t>((tag + 1U) % io_tags);
+}
+
+void status_unknown(Conn &c, const Cmd &cmd)
+{
+	c.misbehaved("status 0x1234");
+	c.respond(cmd.opcode, cmd.tag, 0x1234);
+}
+
+void status_ffff(Conn &c, const Cmd &cmd)
+{
+	c.misbehaved("status 0xffff");
+	c.respond(cmd.opcode, cmd.tag, 0xffff);
+}
+
+void tag_past_credits(Conn &c, const Cmd &cmd)
+{
+	if (cmd.opcode == RDMABLK_OP_READ)
+		c.write_data(cmd);
+	c.misbehaved("response with tag " + std::to_string(past_credits(c)));
+	c.respond(cmd.opcode, past_credits(c), RDMABLK_S_OK);
+}
+
+void tag_ffff(Conn &c, const Cmd &cmd)
+{
+	if (cmd.opcode == RDMABLK_OP_READ)
+		c.write_data(cmd);
+	c.misbehaved("response with tag 0xffff");
+	c.respond(cmd.opcode, 0xffff, RDMABLK_S_OK);
+}
+
+void duplicate(Conn &c, const Cmd &cmd)
+{
+	c.honest(cmd);
+	c.misbehaved("second response to tag " + std::to_string(cmd.tag));
+	c.respond(cmd.opcode, cmd.tag, RDMABLK_S_OK);
+}
+
+void opcode_other(Conn &c, const Cmd &cmd)
+{
+	if (cmd.opcode == RDMABLK_OP_READ)
+		c.write_data(cmd);
+	const std::uint8_t op = cmd.opcode == RDMABLK_OP_READ ? RDMABLK_OP_WRITE : RDMABLK_OP_READ;
+	c.misbehaved("response with opcode " + opcode_name(op));
+	c.respond(op, cmd.tag, RDMABLK_S_OK);
+}
+
+void opcode_unknown(Conn &c, const Cmd &cmd)
+{
+	if (cmd.opcode == RDMABLK_OP_READ)
+		c.write_data(cmd);
+	c.misbehaved("response with opcode 0x7f");
+	c.respond(0x7f, cmd.tag, RDMABLK_S_OK);
+}
+
+void imm_other_tag(Conn &c, const Cmd &cmd)
+{
+	if (cmd.opcode != RDMABLK_OP_READ || !(c.rep().flags & RDMABLK_CONN_READ_IMM)) {
+		c.honest(cmd);
+		return;
+	}
+	const std::uint16_t tag = other_tag(c, cmd.tag);
+	c.misbehaved("immediate data naming tag " + std::to_string(tag));
+	c.write_data(cmd, true, tag);
+}
+
+void imm_reserved(Conn &c, const Cmd &cmd)
+{
+	if (cmd.opcode != RDMABLK_OP_READ || !(c.rep().flags & RDMABLK_CONN_READ_IMM)) {
+		c.honest(cmd);
+		return;
+	}
+	c.misbehaved("immediate data with reserved bits");
+	c.write_data(cmd, true, 0x10000U | cmd.tag);
+}
+
+void silence(Conn &c, const Cmd &cmd)
+{
+	c.misbehaved("no answer to tag " + std::to_string(cmd.tag));
+}
+
+void early_answers(Conn &c)
+{
+	c.misbehaved("responses to tags never sent");
+	for (unsigned int tag = 0; tag + 1 < c.rep().queue_depth; tag++)
+		c.respond(RDMABLK_OP_READ, static_cast<std::uint16_t>(tag), RDMABLK_S_OK);
+}
+
+void unasked_open(Conn &c)
+{
+	c.misbehaved("a second OPEN response");
+	c.send_open_rsp(0);
+}
+
+void unasked_keepalive(Conn &c)
+{
+	c.misbehaved("a KEEPALIVE response nobody asked for");
+	c.respond(RDMABLK_OP_KEEPALIVE, static_cast<std::uint16_t>(c.rep().queue_depth - 1),
+		  RDMABLK_S_OK);
+}
+
+void read_imm(ConnRep &rep)
+{
+	rep.flags = RDMABLK_CONN_READ_IMM;
+}
+
+void rep_qd0(ConnRep &rep)
+{
+	rep.queue_depth = 0;
+}
+
+void rep_qd_huge(ConnRep &rep)
+{
+	rep.queue_depth = 0xffff;
+}
+
+void rep_io0(ConnRep &rep)
+{
+	rep.max_io_size = 0;
+}
+
+void rep_io_unaligned(ConnRep &rep)
+{
+	rep.max_io_size = 4096 + 512;
+}
+
+void rep_io_huge(ConnRep &rep)
+{
+	rep.max_io_size = 0xffffffffU;
+}
+
+void rep_inline_huge(ConnRep &rep)
+{
+	rep.inline_max = 0xffffffffU;
+}
+
+constexpr std::array kScenarios = {
+	Scenario{"honest", "no misbehaviour: the reference", Expect::Data, false, nullptr,
+		 nullptr, nullptr},
+	Scenario{"rep-qd0", "connect reply grants queue depth 0", Expect::Refused, false,
+		 rep_qd0, nullptr, nullptr},
+	Scenario{"rep-qd-huge", "connect reply grants queue depth 65535, more than asked",
+		 Expect::Refused, false, rep_qd_huge, nullptr, nullptr},
+	Scenario{"rep-io0", "connect reply with max_io_size 0", Expect::Refused, false, rep_io0,
+		 nullptr, nullptr},
+	Scenario{"rep-io-unaligned", "connect reply with max_io_size 4608, not a multiple of 4 KiB",
+		 Expect::Refused, false, rep_io_unaligned, nullptr, nullptr},
+	Scenario{"rep-io-huge", "connect reply with max_io_size 4 GiB - 1 (must be clamped)",
+		 Expect::Data, false, rep_io_huge, nullptr, nullptr},
+	Scenario{"rep-inline-huge", "connect reply with inline_max 4 GiB - 1", Expect::Refused,
+		 false, rep_inline_huge, nullptr, nullptr},
+	Scenario{"status-unknown", "I/O answered with status 0x1234", Expect::Error, false,
+		 nullptr, nullptr, status_unknown},
+	Scenario{"duplicate", "I/O answered twice", Expect::ErrorOrData, true, nullptr, nullptr,
+		 duplicate},
+	Scenario{"unasked-open", "right after OPEN, a second OPEN response", Expect::ErrorOrData,
+		 true, nullptr, unasked_open, nullptr},
+	Scenario{"unasked-keepalive", "right after OPEN, a KEEPALIVE response not asked for",
+		 Expect::ErrorOrData, true, nullptr, unasked_keepalive, nullptr},
+	Scenario{"early-answers", "right after OPEN, OK responses to every tag, none sent",
+		 Expect::ErrorOrData, true, nullptr, early_answers, nullptr},
+	Scenario{"silence", "I/O never answered (keep-alives are)", Expect::Error, false, nullptr,
+		 nullptr, silence},
+	Scenario{"imm-other-tag", "READ_IMM: immediate data naming a tag not outstanding",
+		 Expect::Error, true, read_imm, nullptr, imm_other_tag},
+	Scenario{"imm-reserved", "READ_IMM: immediate data with reserved bits set",
+		 Expect::Error, true, read_imm, nullptr, imm_reserved},
+	Scenario{"opcode-other", "READ answered as a WRITE", Expect::Error, true, nullptr,
+		 nullptr, opcode_other},
+	Scenario{"opcode-unknown", "I/O answered with opcode 0x7f", Expect::Error, true, nullptr,
+		 nullptr, opcode_unknown},
+	Scenario{"tag-past-credits", "I/O answered with the tag just past the credits",
+		 Expect::Error, true, nullptr, nullptr, tag_past_credits},
+	Scenario{"tag-ffff", "I/O answered with tag 0xffff", Expect::Error, true, nullptr,
+		 nullptr, tag_ffff},
+	Scenario{"status-ffff", "I/O answered with status 0xffff", Expect::Error, false, nullptr,
+		 nullptr, status_ffff},
+};
+
+} // namespace
+
+std::span<const Scenario> scenarios()
+{
+	return kScenarios;
+}
+
+std::string_view expect_name(Expect e)
+{
+	switch (e) {
+	case Expect::Refused:
+		return "refused";
+	case Expect::Error:
+		return "error";
+	case Expect::ErrorOrData:
+		return "error-or-data";
+	case Expect::Data:
+		return "data";
+	}
+	return "?";
+}
+
+} // namespace rdmablk::hostile::target

@@ -1,0 +1,234 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# The hostile target tests (tests/vm/042-*, 043-*), sourced after
+# tests/vm/lib.sh: each runs a group of the scenarios of
+# build/userspace/bin/rdmablk-hostile-target against the kernel initiator
+# with hostile_target_main. See docs/testing.md, "A hostile target".
+#
+# Some scenarios alone: HOSTILE_TARGET_SCENARIOS=silence,tag-ffff in the
+# guest's environment, or on the guest's kernel command line:
+#   RDMABLK_VM_APPEND=hostile_target_scenarios=silence tests/vm/run 043
+
+HT=$SRC/build/userspace/bin/rdmablk-hostile-target
+
+# Must match tests/hostile/target.hpp: honest bytes below TRAP, misbehaviour
+# from TRAP on.
+TRAP=$((2 << 20))
+
+# Attach options: small timeouts so that every bad case ends fast.
+ATTACH_OPTS=(--queues 1 --queue-depth 16 --keepalive-tmo 2 --reconnect-delay 1
+	--fast-io-fail-tmo 3 --ctrl-loss-tmo 20)
+IO_TIMEOUT_MS=2000
+# A connection that broke the protocol must be dropped faster than a
+# command times out.
+DROP_MS=2000
+# Bounds, in seconds, past which a step counts as hung.
+ATTACH_BOUND=25
+READ_BOUND=25
+DETACH_BOUND=20
+# Start no scenario after this many seconds: boot, one scenario at its
+# bounds (about 110 s) and rmmod must still fit VM_TIMEOUT.
+BUDGET=380
+
+STUCK=()
+
+# bounded SECONDS OUT CMD...: run CMD, output to OUT, for at most SECONDS.
+# Sets RC (124 when it is still running: it is left behind, named in STUCK)
+# and TOOK (seconds).
+bounded() {
+	local t=$1 out=$2 pid start
+	shift 2
+	start=$SECONDS
+	"$@" >"$out" 2>&1 &
+	pid=$!
+	if wait_for -q -t "$t" -i 0.2 bash -c "! kill -0 $pid 2>/dev/null"; then
+		RC=0
+		wait "$pid" || RC=$?
+	else
+		RC=124
+		STUCK+=("$pid:$*")
+	fi
+	TOOK=$((SECONDS - start))
+}
+
+# objects: the RDMA core's per-device object counts (pd, cq, qp, cm_id, mr),
+# one `rdma resource show` (cheaper than rdma_objects, same counts).
+objects() {
+	rdma resource show 2>/dev/null | tr '\n' ';'
+}
+
+# objects_back BASELINE: the counts equal BASELINE.
+objects_back() {
+	[ "$(objects)" = "$1" ]
+}
+
+# listening FILE: the hostile target writing to FILE listens.
+listening() {
+	grep -q '^listening on ' "$1"
+}
+
+# selected NAME GROUP: NAME is in GROUP (comma-separated) and, when some
+# scenarios were asked for, one of them.
+selected() {
+	[[ ",$2," == *",$1,"* ]] || return 1
+	local list=${HOSTILE_TARGET_SCENARIOS:-}
+	[ -n "$list" ] || list=$(sed -n 's/.*hostile_target_scenarios=\([^ ]*\).*/\1/p' /proc/cmdline)
+	[ -z "$list" ] && return 0
+	[[ ",$list," == *",$1,"* ]]
+}
+
+# scenario NAME EXPECT DROP: run one scenario, print what was seen, and
+# "RESULT NAME PASS|FAIL: ..."; returns 1 on FAIL.
+scenario() {
+	local name=$1 expect=$2 drop=$3 objs tpid dev idx out verdict=PASS notes=() \
+		dmesg_from summary bs=4096 off=$TRAP misbehaved kept slowest
+	out=$RESULTS/$name
+	mkdir -p "$out"
+	objs=$(objects)
+	dmesg_from=$(dmesg | wc -l)
+	log "=== $name (expect $expect${drop:+, drop})"
+
+	"$HT" --listen "$TARGET_ADDR" "$name" >"$out/target.txt" 2>&1 &
+	tpid=$!
+	local t1=$SECONDS
+	wait_for -t 20 -i 0.1 listening "$out/target.txt" || { notes+=("hostile target did not listen: $(cat "$out/target.txt")"); verdict=FAIL; }
+
+	notes+=("listening after $((SECONDS - t1))s")
+	bounded "$ATTACH_BOUND" "$out/attach.txt" "$RDMABLK_NL" attach "$TARGET_ADDR" hostile "${ATTACH_OPTS[@]}"
+	dev=
+	if [ "$RC" = 124 ]; then
+		verdict=FAIL
+		notes+=("attach hung for more than ${ATTACH_BOUND}s")
+	elif [ "$RC" != 0 ]; then
+		notes+=("attach refused after ${TOOK}s: $(tr '\n' ' ' <"$out/attach.txt")")
+		[ "$expect" != data ] || verdict=FAIL
+	else
+		dev=$(cat "$out/attach.txt")
+		notes+=("attached $dev in ${TOOK}s")
+		if [ "$expect" = refused ]; then
+			verdict=FAIL
+			notes+=("expected the attach to be refused")
+		fi
+	fi
+
+	if [ -n "$dev" ] && wait_for -t 10 test -b "$dev"; then
+		idx=$(dev_index "$dev")
+		echo "$IO_TIMEOUT_MS" >"/sys/block/rdmablk$idx/queue/io_timeout" || true
+		if [ "$name" = rep-io-huge ]; then
+			bs=$((1 << 20))
+			notes+=("max_hw_sectors_kb $(cat "/sys/block/rdmablk$idx/queue/max_hw_sectors_kb")")
+		fi
+		bounded "$READ_BOUND" "$out/dd.txt" dd if="$dev" of="$out/read" bs=$bs count=1 \
+			skip=$((off / bs)) iflag=direct status=none
+		if [ "$RC" = 124 ]; then
+			verdict=FAIL
+			notes+=("read at $off hung for more than ${READ_BOUND}s (state $("$RDMABLK_NL" dev-show "$dev" 2>/dev/null | sed -n 's/^state=//p'))")
+		elif [ "$RC" != 0 ]; then
+			notes+=("read failed after ${TOOK}s: $(tr '\n' ' ' <"$out/dd.txt")")
+			if [ "$expect" = data ]; then
+				verdict=FAIL
+			elif ! grep -q 'Input/output error' "$out/dd.txt"; then
+				verdict=FAIL
+				notes+=("expected EIO")
+			fi
+		elif "$HT" --pattern "$off" "$bs" | cmp -s - "$out/read"; then
+			notes+=("read returned the right bytes after ${TOOK}s")
+			if [ "$expect" = error ]; then
+				verdict=FAIL
+				notes+=("expected EIO")
+			fi
+		else
+			verdict=FAIL
+			notes+=("read SUCCEEDED WITH WRONG DATA after ${TOOK}s: $(od -A d -t x1 "$out/read" | head -2 | tr '\n' ' ')")
+		fi
+
+		bounded "$DETACH_BOUND" "$out/detach.txt" "$RDMABLK_NL" detach "$idx"
+		if [ "$RC" = 124 ]; then
+			verdict=FAIL
+			notes+=("detach hung for more than ${DETACH_BOUND}s")
+		elif [ "$RC" != 0 ]; then
+			verdict=FAIL
+			notes+=("detach failed: $(tr '\n' ' ' <"$out/detach.txt")")
+		else
+			notes+=("detached in ${TOOK}s")
+		fi
+	elif [ -n "$dev" ]; then
+		verdict=FAIL
+		notes+=("$dev never appeared")
+	fi
+
+	local t0=$SECONDS
+	kill -TERM "$tpid" 2>/dev/null || true
+	if wait_for -q -t 10 bash -c "! kill -0 $tpid 2>/dev/null"; then
+		wait "$tpid" || notes+=("hostile target exited with $?")
+	else
+		verdict=FAIL
+		notes+=("hostile target did not exit")
+		kill -KILL "$tpid" 2>/dev/null || true
+	fi
+	notes+=("target ended in $((SECONDS - t0))s")
+	summary=$(grep '^SUMMARY ' "$out/target.txt" || true)
+	notes+=("target: ${summary#SUMMARY }")
+	if [ -n "$drop" ]; then
+		misbehaved=$(sed -n 's/.* misbehaved=\([0-9]*\).*/\1/p' <<<"$summary")
+		kept=$(sed -n 's/.* kept=\([0-9]*\).*/\1/p' <<<"$summary")
+		slowest=$(sed -n 's/.* slowest_drop_ms=\([0-9]*\).*/\1/p' <<<"$summary")
+		if [ "${misbehaved:-0}" = 0 ]; then
+			verdict=FAIL
+			notes+=("the target never got to misbehave")
+		elif [ "${kept:-1}" != 0 ] || [ "${slowest:-999999}" -gt "$DROP_MS" ]; then
+			verdict=FAIL
+			notes+=("protocol violation not acted on: a connection was kept, or dropped after ${slowest} ms > ${DROP_MS} ms: $(grep -E '^(DROPPED|KEPT) ' "$out/target.txt" | sort | uniq -c | sort -rn | head -3 | tr '\n' ' ')")
+		fi
+	fi
+
+	t0=$SECONDS
+	if wait_for -q -t 30 -i 0.5 objects_back "$objs"; then
+		notes+=("RDMA objects back to $objs in $((SECONDS - t0))s")
+	else
+		verdict=FAIL
+		notes+=("RDMA objects not back: before '$objs', after '$(objects)'")
+	fi
+	dmesg | tail -n +"$((dmesg_from + 1))" | grep rdmablk | tail -8 >"$out/dmesg.txt" || true
+	sed 's/^/    kernel: /' "$out/dmesg.txt"
+	printf 'RESULT %s %s: %s\n' "$name" "$verdict" "$(printf '%s; ' "${notes[@]}")"
+	[ "$verdict" = PASS ]
+}
+
+# hostile_target_main GROUP: run the scenarios named in GROUP
+# (comma-separated), in the order rdmablk-hostile-target --list gives.
+hostile_target_main() {
+	local group=$1 name expect drop _ failed=() ran=0 left=() p
+
+	[ -x "$HT" ] || fail "$HT not found; build it first (make userspace)"
+	load_rdmablk
+	while read -r name expect drop _; do
+		selected "$name" "$group" || continue
+		if [ "$SECONDS" -ge "$BUDGET" ]; then
+			left+=("$name")
+			continue
+		fi
+		[ "$drop" = drop ] || drop=
+		ran=$((ran + 1))
+		scenario "$name" "$expect" "$drop" || failed+=("$name")
+	done < <("$HT" --list)
+	[ "$ran" -gt 0 ] || fail "no scenario selected (HOSTILE_TARGET_SCENARIOS='${HOSTILE_TARGET_SCENARIOS:-}')"
+
+	bounded 30 "$RESULTS/rmmod.txt" rmmod rdmablk
+	if [ "$RC" = 0 ]; then
+		log "rmmod rdmablk: done in ${TOOK}s"
+	elif [ "$RC" = 124 ]; then
+		failed+=("rmmod")
+		log "rmmod rdmablk: hung for more than 30s"
+	else
+		failed+=("rmmod")
+		log "rmmod rdmablk: $(cat "$RESULTS/rmmod.txt")"
+	fi
+	for p in "${STUCK[@]}"; do
+		! kill -0 "${p%%:*}" 2>/dev/null || log "left behind, still running: $p"
+	done
+	[ "${#left[@]}" = 0 ] || failed+=("not run within ${BUDGET}s: ${left[*]}")
+	[ "${#failed[@]}" = 0 ] || fail "$ran scenario(s) run; failed: ${failed[*]}"
+	log "$ran scenario(s) passed"
+}
