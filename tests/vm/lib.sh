@@ -213,12 +213,15 @@ export_dev() {
 }
 
 # attach_dev NAME [attach options]: attach export NAME of TARGET_ADDR and
-# print the device path once the block device exists.
+# print the device path once the block device exists. Called as
+# dev=$(attach_dev ...), where set -e does not reach: every failure goes
+# through fail, whose exit status the assignment passes on to the test.
 attach_dev() {
 	local name=$1 dev
 	shift
 	dev=$(nl attach "$TARGET_ADDR" "$name" "$@") || fail "attach $name failed"
-	wait_for test -b "$dev"
+	[[ $dev =~ ^/dev/rdmablk[0-9]+$ ]] || fail "attach $name printed '$dev', not a device path"
+	wait_for test -b "$dev" || fail "attach $name: $dev did not appear within 30 s"
 	echo "$dev"
 }
 
