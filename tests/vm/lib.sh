@@ -186,8 +186,12 @@ nl_expect_error() {
 }
 
 # cm_ids_of_port PORT: rdma_cm ids bound to PORT (listening or connected).
+# Prints nothing and fails when the rdma tool cannot list them, so that no
+# count compares equal: "0" always means the list was read and had none.
 cm_ids_of_port() {
-	rdma resource show cm_id 2>/dev/null | grep -c -- "$1" || true
+	local out
+	out=$(rdma resource show cm_id) || fail "cm_ids_of_port: rdma resource show cm_id failed"
+	grep -Ec -- ":$1( |\$)" <<<"$out" || true
 }
 
 # slab_unreclaimable_kb: kernel memory that a leak would grow.
