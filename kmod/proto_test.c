@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for proto.c: the wire codecs round-trip, and everything a
- * hostile peer can put in a connect request, a command or an OPEN
- * response is either decoded faithfully or rejected.
+ * KUnit tests for proto.c: the wire codecs round-trip and match fixed byte
+ * images of every wire struct, and everything a hostile peer can put in a
+ * connect request, a command or an OPEN response is either decoded
+ * faithfully or rejected.
  */
 #include <kunit/test.h>
 
@@ -431,6 +432,304 @@ static void rdmablk_disc_log_layout(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, le32_to_cpu(log.count), 30U);
 }
 
+/*
+ * Fixed wire images, written out byte by byte from the layouts in
+ * uapi/linux/rdmablk_proto.h (little endian, every field a different
+ * value): encode must produce exactly these bytes and decode must read
+ * them, so a codec that is wrong in both directions (a swapped field, a
+ * host-endian store) cannot pass by agreeing with itself.
+ */
+static void rdmablk_expect_bytes(struct kunit *test, const void *got,
+				 const u8 *want, size_t len, const char *what)
+{
+	const u8 *raw = got;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		KUNIT_EXPECT_EQ_MSG(test, raw[i], want[i], "%s byte %zu", what, i);
+}
+
+static const u8 conn_req_bytes[32] = {
+	0x52, 0x42, 0x4c, 0x4b,		/* magic "RBLK" */
+	0x01, 0x00,			/* version */
+	0x03, 0x02,			/* queue_id 0x0203 */
+	0x05, 0x04,			/* queue_depth 0x0405 */
+	0x00, 0x00,			/* reserved0 */
+	0x05, 0x00, 0x00, 0x00,		/* flags REMOTE_INV | READ_IMM */
+	0x0d, 0x0c, 0x0b, 0x0a,		/* keepalive_ms 0x0a0b0c0d */
+	[20 ... 31] = 0x00,		/* reserved */
+};
+
+static void rdmablk_conn_req_vector(struct kunit *test)
+{
+	const struct rdmablk_conn_params in = {
+		.version = RDMABLK_PROTO_VERSION, .queue_id = 0x0203,
+		.queue_depth = 0x0405,
+		.flags = RDMABLK_CONN_REMOTE_INV | RDMABLK_CONN_READ_IMM,
+		.keepalive_ms = 0x0a0b0c0d,
+	};
+	struct rdmablk_conn_params out;
+	struct rdmablk_conn_req wire;
+
+	rdmablk_conn_req_encode(&wire, &in);
+	rdmablk_expect_bytes(test, &wire, conn_req_bytes, sizeof(wire), "conn_req");
+	memcpy(&wire, conn_req_bytes, sizeof(wire));
+	KUNIT_ASSERT_EQ(test, rdmablk_conn_req_decode(&wire, sizeof(wire), &out), 0);
+	KUNIT_EXPECT_EQ(test, out.version, 1);
+	KUNIT_EXPECT_EQ(test, out.queue_id, 0x0203);
+	KUNIT_EXPECT_EQ(test, out.queue_depth, 0x0405);
+	KUNIT_EXPECT_EQ(test, out.flags, 5U);
+	KUNIT_EXPECT_EQ(test, out.keepalive_ms, 0x0a0b0c0dU);
+}
+
+static const u8 conn_rep_bytes[32] = {
+	0x52, 0x42, 0x4c, 0x4b,		/* magic */
+	0x01, 0x00,			/* version */
+	0x40, 0x00,			/* queue_depth 64 */
+	0x03, 0x00,			/* max_queues 3 */
+	0x00, 0x00,			/* reserved0 */
+	0x01, 0x00, 0x00, 0x00,		/* flags REMOTE_INV */
+	0x00, 0x30, 0x02, 0x00,		/* max_io_size 0x00023000 */
+	0x00, 0x08, 0x00, 0x00,		/* inline_max 2048 */
+	[24 ... 31] = 0x00,		/* reserved */
+};
+
+static void rdmablk_conn_rep_vector(struct kunit *test)
+{
+	const struct rdmablk_conn_params req = {
+		.version = RDMABLK_PROTO_VERSION, .queue_depth = 128,
+		.flags = RDMABLK_CONN_REMOTE_INV | RDMABLK_CONN_READ_IMM,
+	};
+	const struct rdmablk_conn_params in = {
+		.version = RDMABLK_PROTO_VERSION, .queue_depth = 64,
+		.max_queues = 3, .flags = RDMABLK_CONN_REMOTE_INV,
+		.max_io_size = 0x23000, .inline_max = 2048,
+	};
+	struct rdmablk_conn_params out;
+	struct rdmablk_conn_rep wire;
+
+	rdmablk_conn_rep_encode(&wire, &in);
+	rdmablk_expect_bytes(test, &wire, conn_rep_bytes, sizeof(wire), "conn_rep");
+	memcpy(&wire, conn_rep_bytes, sizeof(wire));
+	KUNIT_ASSERT_EQ(test, rdmablk_conn_rep_decode(&wire, sizeof(wire), &req, &out), 0);
+	KUNIT_EXPECT_EQ(test, out.version, 1);
+	KUNIT_EXPECT_EQ(test, out.queue_depth, 64);
+	KUNIT_EXPECT_EQ(test, out.max_queues, 3);
+	KUNIT_EXPECT_EQ(test, out.flags, (u32)RDMABLK_CONN_REMOTE_INV);
+	KUNIT_EXPECT_EQ(test, out.max_io_size, 0x23000U);
+	KUNIT_EXPECT_EQ(test, out.inline_max, 2048U);
+}
+
+static const u8 conn_rej_bytes[8] = {
+	0x52, 0x42, 0x4c, 0x4b,		/* magic */
+	0x03, 0x00,			/* reason RESOURCES */
+	0x01, 0x00,			/* version */
+};
+
+static void rdmablk_conn_rej_vector(struct kunit *test)
+{
+	struct rdmablk_conn_rej wire;
+	u8 other[8];
+
+	rdmablk_conn_rej_encode(&wire, RDMABLK_REJ_RESOURCES);
+	rdmablk_expect_bytes(test, &wire, conn_rej_bytes, sizeof(wire), "conn_rej");
+	memcpy(other, conn_rej_bytes, sizeof(other));
+	other[4] = 0x04;
+	other[5] = 0x01;
+	KUNIT_EXPECT_EQ(test, rdmablk_conn_rej_decode(other, sizeof(other)), 0x0104);
+}
+
+static const u8 cmd_bytes[64] = {
+	0x03,				/* opcode WRITE */
+	0x03,				/* flags FUA | INLINE */
+	0x02, 0x01,			/* tag 0x0102 */
+	0x06, 0x05, 0x04, 0x03,		/* length 0x03040506 */
+	0x0e, 0x0d, 0x0c, 0x0b, 0x0a, 0x09, 0x08, 0x07,	/* offset */
+	0x16, 0x15, 0x14, 0x13, 0x12, 0x11, 0x10, 0x0f,	/* addr */
+	0x1a, 0x19, 0x18, 0x17,		/* rkey 0x1718191a */
+	[28 ... 63] = 0x00,		/* reserved0, reserved */
+};
+
+static void rdmablk_cmd_vector(struct kunit *test)
+{
+	const struct rdmablk_cmd_info in = {
+		.opcode = RDMABLK_OP_WRITE,
+		.flags = RDMABLK_CMD_FUA | RDMABLK_CMD_INLINE, .tag = 0x0102,
+		.length = 0x03040506, .offset = 0x0708090a0b0c0d0eULL,
+		.addr = 0x0f10111213141516ULL, .rkey = 0x1718191a,
+	};
+	struct rdmablk_cmd_info out;
+	struct rdmablk_cmd wire;
+
+	rdmablk_cmd_encode(&wire, &in);
+	rdmablk_expect_bytes(test, &wire, cmd_bytes, sizeof(wire), "cmd");
+	memcpy(&wire, cmd_bytes, sizeof(wire));
+	rdmablk_cmd_decode(&wire, &out);
+	KUNIT_EXPECT_EQ(test, out.opcode, RDMABLK_OP_WRITE);
+	KUNIT_EXPECT_EQ(test, out.flags, RDMABLK_CMD_FUA | RDMABLK_CMD_INLINE);
+	KUNIT_EXPECT_EQ(test, out.tag, 0x0102);
+	KUNIT_EXPECT_EQ(test, out.length, 0x03040506U);
+	KUNIT_EXPECT_EQ(test, out.offset, 0x0708090a0b0c0d0eULL);
+	KUNIT_EXPECT_EQ(test, out.addr, 0x0f10111213141516ULL);
+	KUNIT_EXPECT_EQ(test, out.rkey, 0x1718191aU);
+}
+
+static const u8 open_rsp_bytes[64] = {
+	0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17,	/* uuid */
+	0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d, 0x1e, 0x1f,
+	0x00, 0x10, 0x00, 0x00, 0x00, 0x06, 0x00, 0x00,	/* size 0x060000001000 */
+	0x00, 0x02, 0x00, 0x00,		/* logical_block_size 512 */
+	0x00, 0x10, 0x00, 0x00,		/* physical_block_size 4096 */
+	0x26, 0x00, 0x00, 0x00,		/* flags FLUSH | FUA | ROTATIONAL */
+	0x04, 0x03, 0x02, 0x01,		/* max_discard_sectors 0x01020304 */
+	0x00, 0x00, 0x01, 0x00,		/* discard_granularity 64 KiB */
+	[44 ... 63] = 0x00,		/* reserved */
+};
+
+static void rdmablk_open_rsp_vector(struct kunit *test)
+{
+	const struct rdmablk_open_info in = {
+		.uuid = { 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17,
+			  0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d, 0x1e, 0x1f },
+		.size = 0x060000001000ULL, .logical_block_size = 512,
+		.physical_block_size = 4096,
+		.flags = RDMABLK_EXP_FLUSH | RDMABLK_EXP_FUA | RDMABLK_EXP_ROTATIONAL,
+		.max_discard_sectors = 0x01020304, .discard_granularity = 0x10000,
+	};
+	struct rdmablk_open_info out;
+	struct rdmablk_open_rsp wire;
+
+	rdmablk_open_rsp_encode(&wire, &in);
+	rdmablk_expect_bytes(test, &wire, open_rsp_bytes, sizeof(wire), "open_rsp");
+	memcpy(&wire, open_rsp_bytes, sizeof(wire));
+	KUNIT_ASSERT_EQ(test, rdmablk_open_rsp_decode(&wire, &out), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(out.uuid, in.uuid, sizeof(out.uuid)), 0);
+	KUNIT_EXPECT_EQ(test, out.size, 0x060000001000ULL);
+	KUNIT_EXPECT_EQ(test, out.logical_block_size, 512U);
+	KUNIT_EXPECT_EQ(test, out.physical_block_size, 4096U);
+	KUNIT_EXPECT_EQ(test, out.flags, 0x26U);
+	KUNIT_EXPECT_EQ(test, out.max_discard_sectors, 0x01020304U);
+	KUNIT_EXPECT_EQ(test, out.discard_granularity, 0x10000U);
+}
+
+static const u8 disc_req_bytes[32] = {
+	0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27,	/* hostid */
+	0x28, 0x29, 0x2a, 0x2b, 0x2c, 0x2d, 0x2e, 0x2f,
+	0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01,	/* generation */
+	0x00, 0x00, 0x00, 0x00,		/* start (DISC_WAIT: zero) */
+	0x00, 0x00, 0x00, 0x00,		/* reserved */
+};
+
+static void rdmablk_disc_req_vector(struct kunit *test)
+{
+	const struct rdmablk_cmd_info wait = {
+		.opcode = RDMABLK_OP_DISC_WAIT, .flags = RDMABLK_CMD_INLINE,
+	}, log = {
+		.opcode = RDMABLK_OP_DISC_LOG, .flags = RDMABLK_CMD_INLINE,
+	};
+	struct rdmablk_disc_req_info out;
+	u8 raw[32];
+	unsigned int i;
+
+	memcpy(raw, disc_req_bytes, sizeof(raw));
+	KUNIT_ASSERT_EQ(test, rdmablk_disc_req_decode(&wait, raw, sizeof(raw), &out),
+			RDMABLK_S_OK);
+	for (i = 0; i < RDMABLK_UUID_SIZE; i++)
+		KUNIT_EXPECT_EQ(test, out.hostid[i], 0x20 + i);
+	KUNIT_EXPECT_EQ(test, out.generation, 0x0102030405060708ULL);
+	KUNIT_EXPECT_EQ(test, out.start, 0U);
+
+	/* DISC_LOG: start 0x0a0b0c0d at byte 24, generation zero. */
+	memset(raw + 16, 0, 8);
+	raw[24] = 0x0d;
+	raw[25] = 0x0c;
+	raw[26] = 0x0b;
+	raw[27] = 0x0a;
+	KUNIT_ASSERT_EQ(test, rdmablk_disc_req_decode(&log, raw, sizeof(raw), &out),
+			RDMABLK_S_OK);
+	KUNIT_EXPECT_EQ(test, out.start, 0x0a0b0c0dU);
+	KUNIT_EXPECT_EQ(test, out.generation, 0ULL);
+}
+
+static const u8 disc_log_bytes[32] = {
+	0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01,	/* generation */
+	0x0c, 0x0b, 0x0a, 0x09,		/* total 0x090a0b0c */
+	0x1e, 0x00, 0x00, 0x00,		/* count 30 */
+	[16 ... 31] = 0x00,		/* reserved */
+};
+
+static const u8 disc_entry_bytes[128] = {
+	'd', 'b', '-', '1',		/* name, NUL-padded */
+	[4 ... 63] = 0x00,
+	0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37,	/* uuid */
+	0x38, 0x39, 0x3a, 0x3b, 0x3c, 0x3d, 0x3e, 0x3f,
+	0x00, 0x02, 0x00, 0x00, 0x04, 0x03, 0x00, 0x00,	/* size 0x030400000200 */
+	0x00, 0x10, 0x00, 0x00,		/* logical_block_size 4096 */
+	0x00, 0x20, 0x00, 0x00,		/* physical_block_size 8192 */
+	0x19, 0x00, 0x00, 0x00,		/* flags READ_ONLY | DISCARD | WRITE_ZEROES */
+	[100 ... 127] = 0x00,		/* reserved */
+};
+
+static void rdmablk_disc_log_vectors(struct kunit *test)
+{
+	const struct rdmablk_disc_entry_info info = {
+		.name = "db-1",
+		.uuid = { 0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37,
+			  0x38, 0x39, 0x3a, 0x3b, 0x3c, 0x3d, 0x3e, 0x3f },
+		.size = 0x030400000200ULL, .logical_block_size = 4096,
+		.physical_block_size = 8192,
+		.flags = RDMABLK_EXP_READ_ONLY | RDMABLK_EXP_DISCARD |
+			 RDMABLK_EXP_WRITE_ZEROES,
+	};
+	struct rdmablk_disc_entry e;
+	struct rdmablk_disc_log log;
+
+	memset(&log, 0xff, sizeof(log));
+	rdmablk_disc_log_encode(&log, 0x0102030405060708ULL, 0x090a0b0c, 30);
+	rdmablk_expect_bytes(test, &log, disc_log_bytes, sizeof(log), "disc_log");
+	memset(&e, 0xff, sizeof(e));
+	rdmablk_disc_entry_encode(&e, &info);
+	rdmablk_expect_bytes(test, &e, disc_entry_bytes, sizeof(e), "disc_entry");
+}
+
+/*
+ * struct rdmablk_rsp and struct rdmablk_open_req are filled field by field
+ * where they are sent (target/tconn.c, host/iqueue.c): pin their layout.
+ */
+static const u8 rsp_bytes[16] = {
+	0x02,				/* opcode READ */
+	0x00,				/* reserved0 */
+	0x34, 0x12,			/* tag 0x1234 */
+	0x03, 0x00,			/* status READ_ONLY */
+	[6 ... 15] = 0x00,		/* reserved */
+};
+
+static void rdmablk_rsp_open_req_layout(struct kunit *test)
+{
+	struct rdmablk_rsp rsp;
+	struct rdmablk_open_req oreq;
+	u8 want[96] = { 'x', '0' };
+	unsigned int i;
+
+	memset(&rsp, 0, sizeof(rsp));
+	rsp.opcode = RDMABLK_OP_READ;
+	rsp.tag = cpu_to_le16(0x1234);
+	rsp.status = cpu_to_le16(RDMABLK_S_READ_ONLY);
+	rdmablk_expect_bytes(test, &rsp, rsp_bytes, sizeof(rsp), "rsp");
+	memcpy(&rsp, rsp_bytes, sizeof(rsp));
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(rsp.tag), 0x1234);
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(rsp.status), RDMABLK_S_READ_ONLY);
+
+	/* name at 0..63, hostid at 64..79, reserved 80..95 */
+	for (i = 0; i < RDMABLK_UUID_SIZE; i++)
+		want[64 + i] = 0x40 + i;
+	memset(&oreq, 0, sizeof(oreq));
+	strscpy(oreq.name, "x0", sizeof(oreq.name));
+	for (i = 0; i < RDMABLK_UUID_SIZE; i++)
+		oreq.hostid[i] = 0x40 + i;
+	rdmablk_expect_bytes(test, &oreq, want, sizeof(oreq), "open_req");
+}
+
 static void rdmablk_export_name_test(struct kunit *test)
 {
 	char longname[RDMABLK_EXPORT_NAME_MAX + 1];
@@ -473,6 +772,14 @@ static struct kunit_case rdmablk_proto_test_cases[] = {
 	KUNIT_CASE(rdmablk_conn_req_discovery),
 	KUNIT_CASE(rdmablk_disc_req_checks),
 	KUNIT_CASE(rdmablk_disc_log_layout),
+	KUNIT_CASE(rdmablk_conn_req_vector),
+	KUNIT_CASE(rdmablk_conn_rep_vector),
+	KUNIT_CASE(rdmablk_conn_rej_vector),
+	KUNIT_CASE(rdmablk_cmd_vector),
+	KUNIT_CASE(rdmablk_open_rsp_vector),
+	KUNIT_CASE(rdmablk_disc_req_vector),
+	KUNIT_CASE(rdmablk_disc_log_vectors),
+	KUNIT_CASE(rdmablk_rsp_open_req_layout),
 	KUNIT_CASE(rdmablk_export_name_test),
 	KUNIT_CASE(rdmablk_status_test),
 	{}

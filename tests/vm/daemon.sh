@@ -85,7 +85,11 @@ else:
 ' "$1" "$2"
 }
 
-# kernel_devices: lines of `rdmablk-nl dev-list` (one per device).
+# kernel_devices: lines of `rdmablk-nl dev-list` (one per device). If the
+# kernel cannot be asked, it prints nothing (so no count compares equal) and
+# fails: a netlink failure is never taken for "no device".
 kernel_devices() {
-	nl dev-list | grep -c . || true
+	local out
+	out=$("$RDMABLK_NL" dev-list) || fail "kernel_devices: rdmablk-nl dev-list failed"
+	grep -c . <<<"$out" || true
 }

@@ -225,8 +225,12 @@ nl_expect_error() {
 }
 
 # cm_ids_of_port PORT: rdma_cm ids bound to PORT (listening or connected).
+# Prints nothing and fails when the rdma tool cannot list them, so that no
+# count compares equal: "0" always means the list was read and had none.
 cm_ids_of_port() {
-	rdma resource show cm_id 2>/dev/null | grep -c -- "$1" || true
+	local out
+	out=$(rdma resource show cm_id) || fail "cm_ids_of_port: rdma resource show cm_id failed"
+	grep -Ec -- ":$1( |\$)" <<<"$out" || true
 }
 
 # slab_unreclaimable_kb: kernel memory that a leak would grow.
@@ -252,12 +256,15 @@ export_dev() {
 }
 
 # attach_dev NAME [attach options]: attach export NAME of TARGET_ADDR and
-# print the device path once the block device exists.
+# print the device path once the block device exists. Called as
+# dev=$(attach_dev ...), where set -e does not reach: every failure goes
+# through fail, whose exit status the assignment passes on to the test.
 attach_dev() {
 	local name=$1 dev
 	shift
 	dev=$(nl attach "$TARGET_ADDR" "$name" "$@") || fail "attach $name failed"
-	wait_for test -b "$dev"
+	[[ $dev =~ ^/dev/rdmablk[0-9]+$ ]] || fail "attach $name printed '$dev', not a device path"
+	wait_for test -b "$dev" || fail "attach $name: $dev did not appear within 30 s"
 	echo "$dev"
 }
 

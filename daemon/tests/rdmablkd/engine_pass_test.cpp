@@ -51,11 +51,32 @@ TEST_F(EngineTest, RestartAdoptsEverythingAndCreatesNothing)
 {
 	configure(target_and_initiator());
 	pass();
+	ASSERT_FALSE(saved.empty());
 	kernel.requests.clear();
-	/* A new daemon on the same kernel (after SIGKILL, say). */
-	pass();
-	EXPECT_TRUE(kernel.changes().empty());
+
+	/*
+	 * A new daemon on the same kernel (after SIGKILL, say): nothing of the
+	 * first engine survives but the kernel's state and the configuration
+	 * file as the first one saved it.
+	 */
+	QueueExecutor exec2{kernel};
+	std::vector<Config> saved2;
+	std::vector<LogRecord> logged2;
+	Logger log2([&](const LogRecord &r) { logged2.push_back(r); });
+	DesiredState desired2(saved.back(), [&](const Config &c) { saved2.push_back(c); });
+	Engine restarted(exec2, desired2, log2, options(), [this] { return clock; });
+	restarted.request_pass();
+	exec2.run();
+
+	EXPECT_EQ(kernel.changes(), std::vector<std::string>{}) << "the restart created or removed";
 	EXPECT_EQ(kernel.devices.size(), 1u);
+	EXPECT_EQ(kernel.exports.size(), 1u);
+	EXPECT_EQ(kernel.listeners.size(), 1u);
+	EXPECT_EQ(restarted.summary(), "1 devices (1 live), 1 exports, 1 listeners")
+		<< "the new daemon does not see what it adopted";
+	ASSERT_EQ(restarted.devices().size(), 1u);
+	EXPECT_EQ(restarted.devices()[0].name, kernel.devices[0].name);
+	EXPECT_TRUE(saved2.empty()) << "the adopted state was written back: nothing changed";
 }
 
 TEST_F(EngineTest, ExportWithoutUuidAdoptsTheKernelsOnStart)

@@ -2,6 +2,10 @@
 /*
  * The worker thread and the command line.
  */
+#include <atomic>
+#include <chrono>
+#include <future>
+#include <memory>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -44,13 +48,51 @@ TEST(Worker, JobsRunOnItsThreadInOrderAndTheirDoneOnTheCaller)
 
 TEST(Worker, StopsWithJobsQueued)
 {
-	Worker worker(std::make_unique<test::MemoryKernel>());
-	for (int i = 0; i < 100; i++)
-		worker.submit([](Kernel &k) -> Done {
+	using namespace std::chrono_literals;
+	constexpr int queued = 100;
+	auto worker = std::make_unique<Worker>(std::make_unique<test::MemoryKernel>());
+	std::promise<void> started, release, all_dropped;
+	std::shared_future<void> released = release.get_future().share();
+	std::atomic<bool> first_finished{false};
+	std::atomic<int> ran{0}, dropped{0};
+
+	worker->submit([&](Kernel &) -> Done {
+		started.set_value();
+		released.wait();
+		first_finished = true;
+		return [] {};
+	});
+	for (int i = 0; i < queued; i++) {
+		/* Counts when the last copy of the job is gone: run or dropped. */
+		std::shared_ptr<int> token(new int(i), [&](int *p) {
+			delete p;
+			if (++dropped == queued)
+				all_dropped.set_value();
+		});
+		worker->submit([&ran, token](Kernel &k) -> Done {
+			ran++;
 			k.dev_get();
 			return [] {};
 		});
-	/* The destructor finishes the job under way, drops the others, joins. */
+	}
+	const bool was_started = started.get_future().wait_for(5s) == std::future_status::ready;
+	const int dropped_before = dropped;
+
+	/* The destructor, on a thread of its own: it must wait for the job under way. */
+	std::future<void> stopped = std::async(std::launch::async, [&] { worker.reset(); });
+	const bool dropped_while_busy =
+		all_dropped.get_future().wait_for(5s) == std::future_status::ready;
+	const bool returned_early = stopped.wait_for(0s) == std::future_status::ready;
+	release.set_value();
+	ASSERT_EQ(stopped.wait_for(5s), std::future_status::ready) << "the destructor did not join";
+
+	EXPECT_TRUE(was_started) << "the first job never ran";
+	EXPECT_EQ(dropped_before, 0) << "queued jobs were dropped before the worker stopped";
+	EXPECT_TRUE(dropped_while_busy) << "the queued jobs were not dropped at once";
+	EXPECT_FALSE(returned_early) << "the destructor returned before the job under way ended";
+	EXPECT_TRUE(first_finished) << "the job under way was cut short";
+	EXPECT_EQ(ran, 0) << "jobs queued behind the stop ran";
+	EXPECT_EQ(dropped, queued);
 }
 
 std::vector<char *> argv_of(std::vector<std::string> &args)
