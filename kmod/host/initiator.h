@@ -14,6 +14,7 @@
 
 #include "proto.h"
 #include "rdmablk.h"
+#include "state.h"
 
 struct rdma_cm_id;
 struct rdmablk_idev;
