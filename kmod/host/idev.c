@@ -1204,15 +1204,32 @@ static int rdmablk_initiator_add_one(struct ib_device *dev)
 	return 0;
 }
 
+/* Whether a queue of @idev holds resources of @dev; under recovery_lock. */
+static bool rdmablk_idev_uses(struct rdmablk_idev *idev, struct ib_device *dev)
+{
+	u32 i;
+
+	lockdep_assert_held(&idev->recovery_lock);
+	for (i = 0; idev->queues && i < idev->nr_queues; i++)
+		if (test_bit(RDMABLK_IQ_ALLOCATED, &idev->queues[i].flags) &&
+		    idev->queues[i].dev == dev)
+			return true;
+	return false;
+}
+
 /*
  * The RDMA device goes away: every queue on it must be freed before this
- * returns. Devices recover like after any loss, once a device is back.
+ * returns; devices with no queue on it are left alone, as
+ * nvme_rdma_remove_one() does. A live device is taken down by err_work
+ * (quiesced, then its queues freed) and recovers like after any loss, once
+ * a device is back; a device that is not live has no I/O on its queues and
+ * frees them here.
  */
 static void rdmablk_initiator_remove_one(struct ib_device *dev, void *data)
 {
 	struct ib_event_handler *handler = data;
 	struct rdmablk_idev *idev;
-	u32 i;
+	bool live;
 
 	if (handler) {
 		ib_unregister_event_handler(handler);
@@ -1223,13 +1240,21 @@ static void rdmablk_initiator_remove_one(struct ib_device *dev, void *data)
 	list_for_each_entry(idev, &rdmablk_idevs, node) {
 		if (!idev->disk)
 			continue;
-		rdmablk_idev_conn_lost(idev, "RDMA device removed");
-		flush_work(&idev->err_work);
-		mutex_lock(&idev->recovery_lock);
-		for (i = 0; i < idev->nr_queues; i++)
-			if (idev->queues[i].dev == dev)
-				rdmablk_iqueue_free(&idev->queues[i]);
-		mutex_unlock(&idev->recovery_lock);
+		for (;;) {
+			mutex_lock(&idev->recovery_lock);
+			if (!rdmablk_idev_uses(idev, dev)) {
+				mutex_unlock(&idev->recovery_lock);
+				break;
+			}
+			live = rdmablk_idev_state(idev) == RDMABLK_DEV_LIVE;
+			if (!live)
+				rdmablk_idev_teardown(idev, true);
+			mutex_unlock(&idev->recovery_lock);
+			if (!live)
+				break;
+			rdmablk_idev_conn_lost(idev, "RDMA device removed");
+			flush_work(&idev->err_work);
+		}
 	}
 	mutex_unlock(&rdmablk_idevs_lock);
 }
