@@ -48,9 +48,6 @@
 
 #include "initiator.h"
 
-/* req->status of a request that goes back to the requeue list. */
-#define RDMABLK_S_REQUEUE	U16_MAX
-
 static LIST_HEAD(rdmablk_idevs);
 static DEFINE_MUTEX(rdmablk_idevs_lock);
 static DEFINE_IDA(rdmablk_index_ida);
@@ -239,7 +236,12 @@ static bool rdmablk_cancel_rq(struct request *rq, void *data)
 
 	if (blk_mq_rq_state(rq) != MQ_RQ_IN_FLIGHT)
 		return true;
-	req->status = requeue ? RDMABLK_S_REQUEUE : RDMABLK_S_IO_ERROR;
+	/*
+	 * Apart from the status, which only ever holds a status of the
+	 * protocol (rdmablk_wire_status()).
+	 */
+	req->requeue = requeue;
+	req->status = RDMABLK_S_IO_ERROR;
 	blk_mq_complete_request(rq);
 	return true;
 }
@@ -632,27 +634,12 @@ static void rdmablk_complete_rq(struct request *rq)
 	blk_status_t sts;
 
 	rdmablk_ireq_unmap(rq);
-	switch (req->status) {
-	case RDMABLK_S_REQUEUE:
+	if (req->requeue) {
+		req->requeue = false;
 		blk_mq_requeue_request(rq, false);
 		return;
-	case RDMABLK_S_OK:
-		sts = BLK_STS_OK;
-		break;
-	case RDMABLK_S_NO_SPACE:
-		sts = BLK_STS_NOSPC;
-		break;
-	case RDMABLK_S_UNSUPPORTED:
-		sts = BLK_STS_NOTSUPP;
-		break;
-	case RDMABLK_S_RANGE:
-	case RDMABLK_S_READ_ONLY:
-		sts = BLK_STS_TARGET;
-		break;
-	default:
-		sts = BLK_STS_IOERR;
-		break;
 	}
+	sts = rdmablk_status_to_blk(req->status);
 	if (sts != BLK_STS_OK && req->queue)
 		atomic64_inc(&req->queue->errors);
 	blk_mq_end_request(rq, sts);

@@ -117,7 +117,10 @@ struct rdmablk_iqueue {
  * @sgt: data SG table
  * @nents: mapped entries in @sgt
  * @ref: send completion + answer (+ local invalidation)
- * @status: enum rdmablk_status of the answer
+ * @status: enum rdmablk_status of the answer; only statuses of the
+ *	protocol, an unknown one from the wire is RDMABLK_S_IO_ERROR
+ * @requeue: recovery put the request back: it is sent again after a
+ *	reconnect rather than completed
  * @responded: an answer (response or READ immediate) for this request arrived
  * @sge: command, then inline payload
  * @send_cqe: completion of the SEND
@@ -136,6 +139,7 @@ struct rdmablk_ireq {
 	int nents;
 	refcount_t ref;
 	u16 status;
+	bool requeue;
 	bool responded;
 	struct ib_sge sge[1 + RDMABLK_INLINE_SGE];
 	struct ib_cqe send_cqe;

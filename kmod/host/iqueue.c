@@ -232,7 +232,9 @@ static void rdmablk_iqueue_response(struct rdmablk_iqueue *queue,
 		rdmablk_iqueue_lost(queue, "response for no outstanding command");
 		return;
 	}
-	rdmablk_iqueue_answered(queue, rq, le16_to_cpu(rsp->status), wc);
+	/* An unknown status fails the I/O, whatever its value. */
+	rdmablk_iqueue_answered(queue, rq,
+				rdmablk_wire_status(le16_to_cpu(rsp->status)), wc);
 }
 
 /*
@@ -887,6 +889,7 @@ blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 
 	req->queue = queue;
 	req->responded = false;
+	req->requeue = false;
 	req->status = RDMABLK_S_IO_ERROR;
 	req->mr = NULL;
 	req->nents = 0;
