@@ -236,6 +236,8 @@ static bool rdmablk_cancel_rq(struct request *rq, void *data)
 
 	if (blk_mq_rq_state(rq) != MQ_RQ_IN_FLIGHT)
 		return true;
+	/* The queue is stopped: no answer can come any more. */
+	atomic_set(&req->arm, RDMABLK_ARM_IDLE);
 	/*
 	 * Apart from the status, which only ever holds a status of the
 	 * protocol (rdmablk_wire_status()).
@@ -617,6 +619,7 @@ static blk_status_t rdmablk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	if (unlikely(!test_bit(RDMABLK_IQ_LIVE, &queue->flags)))
 		return BLK_STS_RESOURCE;
 
+	rdmablk_ireq_reset(rq);
 	blk_mq_start_request(rq);
 	sts = rdmablk_iqueue_submit(queue, rq);
 	if (unlikely(sts == BLK_STS_IOERR)) {

@@ -19,6 +19,20 @@
 struct rdma_cm_id;
 struct rdmablk_idev;
 
+/*
+ * struct rdmablk_ireq.arm: whether an answer for the request is accepted.
+ * IDLE: no (not sent, or answered). POSTING: its WR chain is being posted;
+ * an answer is kept (EARLY) and acted on by the poster once the post
+ * returned, so a registration is always invalidated after it was posted.
+ * ARMED: posted; the first answer takes it back to IDLE, atomically.
+ */
+enum {
+	RDMABLK_ARM_IDLE,
+	RDMABLK_ARM_POSTING,
+	RDMABLK_ARM_ARMED,
+	RDMABLK_ARM_EARLY,
+};
+
 /* Data segments a request carries inline with its SG list. */
 #define RDMABLK_INLINE_SG_CNT	2
 /* Page segments an inline write may have. */
@@ -65,6 +79,11 @@ struct rdmablk_irecv {
  * @recvs: @nr_recvs receive buffers
  * @nr_recvs: count
  * @max_pages: pages one fast registration maps
+ * @stale_lock: protects @stale_mrs; irq-safe, requests complete in any
+ *	context
+ * @stale_mrs: registrations taken from the pool that may still be valid
+ *	(their request ended without an invalidation): never returned to the
+ *	pool, deregistered when the queue is freed
  * @ka_cmd: the keep-alive command, sent with the reserved last credit
  * @ka_dma: its DMA address
  * @ka_cqe: completion of its SEND
@@ -96,6 +115,8 @@ struct rdmablk_iqueue {
 	struct rdmablk_irecv *recvs;
 	unsigned int nr_recvs;
 	u32 max_pages;
+	spinlock_t stale_lock;	/* see above */
+	struct list_head stale_mrs;
 
 	struct rdmablk_cmd *ka_cmd;
 	u64 ka_dma;
@@ -114,6 +135,10 @@ struct rdmablk_iqueue {
  * @cmd: the command
  * @cmd_dma: DMA address of @cmd while posted
  * @mr: fast registration of the data, NULL when none
+ * @mr_valid: @mr may be valid: its registration was posted and neither a
+ *	remote nor a local invalidation of it has been seen
+ * @arm: RDMABLK_ARM_*, see there
+ * @early_status: the status of an answer that came while POSTING
  * @sgt: data SG table
  * @nents: mapped entries in @sgt
  * @ref: send completion + answer (+ local invalidation)
@@ -121,7 +146,6 @@ struct rdmablk_iqueue {
  *	protocol, an unknown one from the wire is RDMABLK_S_IO_ERROR
  * @requeue: recovery put the request back: it is sent again after a
  *	reconnect rather than completed
- * @responded: an answer (response or READ immediate) for this request arrived
  * @sge: command, then inline payload
  * @send_cqe: completion of the SEND
  * @inv_cqe: completion of a local invalidation
@@ -135,12 +159,14 @@ struct rdmablk_ireq {
 	struct rdmablk_cmd *cmd;
 	u64 cmd_dma;
 	struct ib_mr *mr;
+	bool mr_valid;
+	atomic_t arm;
+	u16 early_status;
 	struct sg_table sgt;
 	int nents;
 	refcount_t ref;
 	u16 status;
 	bool requeue;
-	bool responded;
 	struct ib_sge sge[1 + RDMABLK_INLINE_SGE];
 	struct ib_cqe send_cqe;
 	struct ib_cqe inv_cqe;
@@ -236,6 +262,7 @@ int rdmablk_iqueue_init_mrs(struct rdmablk_iqueue *queue, u32 max_pages);
 blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 				   struct request *rq);
 void rdmablk_ireq_unmap(struct request *rq);
+void rdmablk_ireq_reset(struct request *rq);
 
 /* idev.c */
 void rdmablk_idev_conn_lost(struct rdmablk_idev *idev, const char *why);
