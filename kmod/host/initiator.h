@@ -41,6 +41,8 @@ enum {
 enum {
 	RDMABLK_IQ_ALLOCATED,	/* verbs resources exist */
 	RDMABLK_IQ_LIVE,	/* connected; I/O may be posted */
+	RDMABLK_IQ_OPEN_PENDING, /* an OPEN awaits its response */
+	RDMABLK_IQ_KA_PENDING,	/* a keep-alive awaits its response */
 };
 
 /**
@@ -74,6 +76,9 @@ struct rdmablk_irecv {
  * @cm_error: result of the step, 0 or a negative errno
  * @rej_reason: enum rdmablk_rej_reason when the target rejected us
  * @open_done: completed when the OPEN response arrived
+ * @open_sent: completed when the OPEN SEND completed
+ * @open_cqe: completion of the OPEN SEND
+ * @open_send_status: its ib_wc_status
  * @open_status: its enum rdmablk_status
  * @open_info: what it said about the export
  * @recvs: @nr_recvs receive buffers
@@ -87,7 +92,6 @@ struct rdmablk_irecv {
  * @ka_cmd: the keep-alive command, sent with the reserved last credit
  * @ka_dma: its DMA address
  * @ka_cqe: completion of its SEND
- * @ka_pending: a keep-alive awaits its response
  * @ka_sent: jiffies when it was sent
  * @last_rx: jiffies of the last successful receive (response or immediate)
  * @commands: commands sent since attach
@@ -109,6 +113,9 @@ struct rdmablk_iqueue {
 	int rej_reason;
 
 	struct completion open_done;
+	struct completion open_sent;
+	struct ib_cqe open_cqe;
+	int open_send_status;
 	u16 open_status;
 	struct rdmablk_open_info open_info;
 
@@ -121,7 +128,6 @@ struct rdmablk_iqueue {
 	struct rdmablk_cmd *ka_cmd;
 	u64 ka_dma;
 	struct ib_cqe ka_cqe;
-	bool ka_pending;
 	unsigned long ka_sent;
 	unsigned long last_rx;
 

@@ -141,7 +141,7 @@ int rdmablk_iqueue_keepalive(struct rdmablk_iqueue *queue, unsigned long kato)
 
 	if (!test_bit(RDMABLK_IQ_LIVE, &queue->flags))
 		return 0;
-	if (READ_ONCE(queue->ka_pending)) {
+	if (test_bit(RDMABLK_IQ_KA_PENDING, &queue->flags)) {
 		if (time_after(jiffies, queue->ka_sent + kato) &&
 		    time_after(jiffies, last_rx + kato))
 			return -ETIMEDOUT;
@@ -153,7 +153,7 @@ int rdmablk_iqueue_keepalive(struct rdmablk_iqueue *queue, unsigned long kato)
 	ib_dma_sync_single_for_device(queue->dev, queue->ka_dma,
 				      sizeof(*queue->ka_cmd), DMA_TO_DEVICE);
 	queue->ka_sent = jiffies;
-	WRITE_ONCE(queue->ka_pending, true);
+	set_bit(RDMABLK_IQ_KA_PENDING, &queue->flags);
 	return ib_post_send(queue->qp, &wr, NULL);
 }
 
@@ -162,6 +162,11 @@ static void rdmablk_iqueue_open_done(struct rdmablk_iqueue *queue,
 {
 	const struct rdmablk_open_rsp *orsp = (const void *)(rsp + 1);
 
+	/* Only one answer, and only to an OPEN this side is waiting for. */
+	if (!test_and_clear_bit(RDMABLK_IQ_OPEN_PENDING, &queue->flags)) {
+		rdmablk_iqueue_lost(queue, "OPEN response for no outstanding OPEN");
+		return;
+	}
 	queue->open_status = le16_to_cpu(rsp->status);
 	if (queue->open_status == RDMABLK_S_OK &&
 	    (len < RDMABLK_RSP_BUF_SIZE ||
@@ -341,9 +346,9 @@ static void rdmablk_iqueue_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		rdmablk_iqueue_open_done(queue, rsp, wc->byte_len);
 	} else if (rsp->opcode == RDMABLK_OP_KEEPALIVE) {
 		if (le16_to_cpu(rsp->tag) != queue->params.queue_depth - 1 ||
-		    rsp->status != cpu_to_le16(RDMABLK_S_OK))
-			rdmablk_iqueue_lost(queue, "bad keep-alive response");
-		WRITE_ONCE(queue->ka_pending, false);
+		    rsp->status != cpu_to_le16(RDMABLK_S_OK) ||
+		    !test_and_clear_bit(RDMABLK_IQ_KA_PENDING, &queue->flags))
+			rdmablk_iqueue_lost(queue, "bad or unexpected keep-alive response");
 	} else {
 		rdmablk_iqueue_response(queue, rsp, wc);
 	}
@@ -545,12 +550,14 @@ int rdmablk_iqueue_connect(struct rdmablk_iqueue *queue, u16 queue_depth,
 	spin_lock_init(&queue->stale_lock);
 	INIT_LIST_HEAD(&queue->stale_mrs);
 	init_completion(&queue->open_done);
+	init_completion(&queue->open_sent);
+	clear_bit(RDMABLK_IQ_OPEN_PENDING, &queue->flags);
+	clear_bit(RDMABLK_IQ_KA_PENDING, &queue->flags);
 	memset(&queue->params, 0, sizeof(queue->params));
 	queue->params.queue_depth = queue_depth;
 	queue->nr_recvs = queue_depth + 1;
 	queue->rej_reason = 0;
 	queue->max_pages = 0;
-	queue->ka_pending = false;
 	queue->last_rx = jiffies;
 	queue->ka_cqe.done = rdmablk_iqueue_ka_send_done;
 
@@ -685,6 +692,16 @@ int rdmablk_iqueue_init_mrs(struct rdmablk_iqueue *queue, u32 max_pages)
 			       max_pages, 0);
 }
 
+static void rdmablk_iqueue_open_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rdmablk_iqueue *queue = container_of(wc->wr_cqe,
+						    struct rdmablk_iqueue,
+						    open_cqe);
+
+	queue->open_send_status = wc->status;
+	complete(&queue->open_sent);
+}
+
 /**
  * rdmablk_iqueue_open() - open the export on a connected queue
  * @queue: the queue
@@ -725,21 +742,34 @@ int rdmablk_iqueue_open(struct rdmablk_iqueue *queue,
 	sge.addr = dma;
 	sge.length = sizeof(*msg);
 	sge.lkey = queue->pd->local_dma_lkey;
+	queue->open_cqe.done = rdmablk_iqueue_open_send_done;
+	wr.wr_cqe = &queue->open_cqe;
 	wr.opcode = IB_WR_SEND;
 	wr.sg_list = &sge;
 	wr.num_sge = 1;
-	/* Unsignaled: the response says the SEND is done with @msg. */
+	/* Signaled: @msg is freed only once the SEND completed. */
+	wr.send_flags = IB_SEND_SIGNALED;
+	set_bit(RDMABLK_IQ_OPEN_PENDING, &queue->flags);
 	ret = ib_post_send(queue->qp, &wr, NULL);
 	if (ret) {
+		clear_bit(RDMABLK_IQ_OPEN_PENDING, &queue->flags);
 		NL_SET_ERR_MSG(extack, "cannot send to the target");
 		goto out_unmap;
 	}
 	if (!wait_for_completion_timeout(&queue->open_done,
+					 RDMABLK_CONNECT_TIMEOUT) ||
+	    !wait_for_completion_timeout(&queue->open_sent,
 					 RDMABLK_CONNECT_TIMEOUT)) {
+		clear_bit(RDMABLK_IQ_OPEN_PENDING, &queue->flags);
 		NL_SET_ERR_MSG(extack, "the target did not answer OPEN in time");
 		/* The QP may still read @msg: stop it before freeing. */
 		rdmablk_iqueue_stop(queue);
 		ret = -ETIMEDOUT;
+		goto out_unmap;
+	}
+	if (queue->open_send_status != IB_WC_SUCCESS) {
+		NL_SET_ERR_MSG(extack, "cannot send to the target");
+		ret = -ECONNRESET;
 		goto out_unmap;
 	}
 	ret = rdmablk_status_to_errno(queue->open_status);
