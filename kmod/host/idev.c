@@ -1051,8 +1051,19 @@ int rdmablk_idev_set(const struct rdmablk_dev_set_req *req,
 		WRITE_ONCE(idev->tmo.ctrl_loss_tmo, req->tmo.ctrl_loss_tmo);
 	if (req->mask & RDMABLK_TMO_SET_FAST_IO_FAIL)
 		WRITE_ONCE(idev->tmo.fast_io_fail_tmo, req->tmo.fast_io_fail_tmo);
-	if (req->mask & RDMABLK_TMO_SET_KEEPALIVE)
+	/*
+	 * The target's window for a silent connection was fixed at connect:
+	 * a new interval applies from the next connect, which a live device
+	 * makes at once (a reset: its in-flight I/O is requeued).
+	 */
+	if ((req->mask & RDMABLK_TMO_SET_KEEPALIVE) &&
+	    req->tmo.keepalive_tmo != idev->tmo.keepalive_tmo) {
 		WRITE_ONCE(idev->tmo.keepalive_tmo, req->tmo.keepalive_tmo);
+		if (rdmablk_idev_state(idev) == RDMABLK_DEV_LIVE) {
+			set_bit(RDMABLK_IDEV_RESET, &idev->flags);
+			rdmablk_idev_conn_lost(idev, "keep-alive interval changed");
+		}
+	}
 	pr_info("%s: reconnect_delay %u s, ctrl_loss_tmo %d s, fast_io_fail_tmo %d s, keep-alive %u s\n",
 		idev->name, idev->tmo.reconnect_delay, idev->tmo.ctrl_loss_tmo,
 		idev->tmo.fast_io_fail_tmo, idev->tmo.keepalive_tmo);
