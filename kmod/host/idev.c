@@ -238,6 +238,11 @@ static bool rdmablk_cancel_rq(struct request *rq, void *data)
 		return true;
 	/* The queue is stopped: no answer can come any more. */
 	atomic_set(&req->arm, RDMABLK_ARM_IDLE);
+	if (requeue && ++req->retries > RDMABLK_MAX_RETRIES) {
+		pr_warn_ratelimited("%s: a command was sent %u times without an answer; failing it\n",
+				    req->queue->idev->name, req->retries);
+		requeue = false;
+	}
 	/*
 	 * Apart from the status, which only ever holds a status of the
 	 * protocol (rdmablk_wire_status()).
@@ -409,6 +414,7 @@ static int rdmablk_idev_connect_queue(struct rdmablk_idev *idev, u32 i,
 				      bool learn, struct netlink_ext_ack *extack)
 {
 	struct rdmablk_iqueue *q = &idev->queues[i];
+	u32 fr_pages, pages;
 	int ret;
 
 	ret = rdmablk_iqueue_connect(q, idev->want_qd,
@@ -419,15 +425,37 @@ static int rdmablk_idev_connect_queue(struct rdmablk_idev *idev, u32 i,
 	ret = rdmablk_iqueue_open(q, extack);
 	if (ret)
 		return ret;
+	/* The disk's limits are whole FRWR pages. */
+	if (q->params.max_io_size % SZ_4K) {
+		NL_SET_ERR_MSG(extack, "the target's max_io_size is not a multiple of 4 KiB");
+		return -EPROTO;
+	}
+	/* One page more than the size: a buffer need not start on a page. */
+	fr_pages = q->dev->attrs.max_fast_reg_page_list_len;
+	if (fr_pages < 2) {
+		NL_SET_ERR_MSG(extack, "the RDMA device cannot register memory");
+		return -EOPNOTSUPP;
+	}
 	if (learn) {
 		idev->info = q->open_info;
 		idev->queue_depth = q->params.queue_depth - 1;
 		idev->want_qd = q->params.queue_depth;
-		idev->max_io_size = q->params.max_io_size;
+		idev->max_io_size = min_t(u32, q->params.max_io_size,
+					  (fr_pages - 1) * SZ_4K);
 		idev->inline_max = q->params.inline_max;
 	} else if (q->params.queue_depth - 1 < idev->queue_depth) {
 		NL_SET_ERR_MSG(extack, "the target grants fewer credits than the device uses");
 		return -EPROTO;
+	} else if (q->params.max_io_size < idev->max_io_size ||
+		   q->params.inline_max < idev->inline_max) {
+		/* The disk's limits were set from the first connect. */
+		NL_SET_ERR_MSG(extack, "the target's I/O size limits shrank");
+		return -EPROTO;
+	}
+	pages = idev->max_io_size / SZ_4K + 1;
+	if (pages > fr_pages) {
+		NL_SET_ERR_MSG(extack, "the RDMA device cannot register max_io_size");
+		return -EOPNOTSUPP;
 	}
 	if (i && (memcmp(q->open_info.uuid, idev->queues[0].open_info.uuid,
 			 RDMABLK_UUID_SIZE) ||
@@ -435,7 +463,7 @@ static int rdmablk_idev_connect_queue(struct rdmablk_idev *idev, u32 i,
 		NL_SET_ERR_MSG(extack, "the target's queues disagree about the export");
 		return -EPROTO;
 	}
-	return rdmablk_iqueue_init_mrs(q, idev->max_io_size / SZ_4K + 1);
+	return rdmablk_iqueue_init_mrs(q, pages);
 }
 
 /* First connection: connect every queue and learn the limits. */
@@ -603,6 +631,7 @@ static blk_status_t rdmablk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	struct rdmablk_iqueue *queue = hctx->driver_data;
 	struct rdmablk_idev *idev = queue->idev;
 	struct request *rq = bd->rq;
+	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
 	blk_status_t sts;
 
 	switch (rdmablk_idev_state(idev)) {
@@ -619,12 +648,19 @@ static blk_status_t rdmablk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	if (unlikely(!test_bit(RDMABLK_IQ_LIVE, &queue->flags)))
 		return BLK_STS_RESOURCE;
 
+	/* A new request, not one sent again: its retries start at 0. */
+	if (!(rq->rq_flags & RQF_DONTPREP)) {
+		req->retries = 0;
+		rq->rq_flags |= RQF_DONTPREP;
+	}
 	rdmablk_ireq_reset(rq);
 	blk_mq_start_request(rq);
 	sts = rdmablk_iqueue_submit(queue, rq);
 	if (unlikely(sts == BLK_STS_IOERR)) {
-		/* Not sent: the request goes back with the others. */
 		rdmablk_idev_conn_lost(idev, "cannot post a command");
+		if (++req->retries > RDMABLK_MAX_RETRIES)
+			return BLK_STS_IOERR;
+		/* Not sent: the request goes back with the others. */
 		blk_mq_requeue_request(rq, false);
 		return BLK_STS_OK;
 	}

@@ -33,6 +33,14 @@ enum {
 	RDMABLK_ARM_EARLY,
 };
 
+/*
+ * Times a request is sent again after a loss (or a failure to post it)
+ * before it fails, like nvme_max_retries: a command that always times out
+ * or cannot be mapped must not be retried forever while every reconnect
+ * succeeds and ctrl_loss_tmo never trips.
+ */
+#define RDMABLK_MAX_RETRIES	5
+
 /* Data segments a request carries inline with its SG list. */
 #define RDMABLK_INLINE_SG_CNT	2
 /* Page segments an inline write may have. */
@@ -152,6 +160,7 @@ struct rdmablk_iqueue {
  *	protocol, an unknown one from the wire is RDMABLK_S_IO_ERROR
  * @requeue: recovery put the request back: it is sent again after a
  *	reconnect rather than completed
+ * @retries: times it was put back, at most RDMABLK_MAX_RETRIES
  * @sge: command, then inline payload
  * @send_cqe: completion of the SEND
  * @inv_cqe: completion of a local invalidation
@@ -173,6 +182,7 @@ struct rdmablk_ireq {
 	refcount_t ref;
 	u16 status;
 	bool requeue;
+	u8 retries;
 	struct ib_sge sge[1 + RDMABLK_INLINE_SGE];
 	struct ib_cqe send_cqe;
 	struct ib_cqe inv_cqe;
