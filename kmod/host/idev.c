@@ -3,22 +3,24 @@
  * Initiator devices: an attached export as the blk-mq disk /dev/rdmablkN,
  * and its recovery when the connection is lost.
  *
- * States (enum rdmablk_dev_state):
+ * States (enum rdmablk_dev_state), changed only through the table of
+ * state.c (rdmablk_dev_state_change_ok()):
  *
  *   attach --> LIVE --(loss)--> RECONNECTING --(attempt ok)--> LIVE
  *                                   |  fast_io_fail_tmo: I/O fails, retrying goes on
  *                                   +--(ctrl_loss_tmo, or another export
  *                                   |   behind the name)--> DEAD: I/O fails
  *              DEAD --(RECONNECT command)--> RECONNECTING
- *   any --(detach)--> DELETING
+ *   any --(detach)--> DELETING, terminal
  *
- * On a loss err_work quiesces the request queue, stops every queue (after
- * which none of its completions runs), puts the requests that got no
- * response back on the requeue list and frees the queues' verbs resources;
+ * On a loss err_work takes the queues down with rdmablk_idev_teardown()
+ * (quiesce, stop and drain, requeue what got no answer, free);
  * reconnect_work then tries every reconnect_delay. A successful attempt
  * checks the export's UUID (a different export behind the same name is
  * never written to) and size (a resize resizes the disk), and restarts the
- * queue: the requeued requests are sent again.
+ * queue: the requeued requests are sent again. The works are (re-)armed
+ * only through rdmablk_idev_arm(), which checks the state they need under
+ * state_lock.
  *
  * Locking and lifetime:
  *  - rdmablk_idevs_lock (mutex) protects rdmablk_idevs. Held across
@@ -30,9 +32,10 @@
  *  - idev->recovery_lock (mutex) serialises err_work, reconnect_work,
  *    fail_fast_work, the RECONNECT command and teardown, and protects what
  *    they change: the queues' connections, quiesced, fail_fast.
- *  - Detach marks the device DELETING, cancels the recovery works, fails
- *    I/O if the device is not live, removes the disk (waiting for in-flight
- *    I/O), then stops and frees the queues and the device.
+ *  - Detach marks the device DELETING (after which no work is armed),
+ *    cancels the recovery works, fails I/O if the device is not live,
+ *    removes the disk (waiting for in-flight I/O), then tears the queues
+ *    down with the same helper as recovery and frees the device.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -44,9 +47,6 @@
 #include <rdma/ib_verbs.h>
 
 #include "initiator.h"
-
-/* req->status of a request that goes back to the requeue list. */
-#define RDMABLK_S_REQUEUE	U16_MAX
 
 static LIST_HEAD(rdmablk_idevs);
 static DEFINE_MUTEX(rdmablk_idevs_lock);
@@ -64,20 +64,58 @@ static u32 rdmablk_idev_state(struct rdmablk_idev *idev)
 	return state;
 }
 
-/* Set the state; return the previous one. */
-static u32 rdmablk_idev_set_state(struct rdmablk_idev *idev, u32 state,
-				  const char *why)
+/*
+ * Change the state if the table in state.c allows it; with @why, also
+ * record why. The caller holds @idev->state_lock. Return: whether the
+ * state changed.
+ */
+static bool __rdmablk_idev_change_state(struct rdmablk_idev *idev, u32 new,
+					const char *why)
 {
-	unsigned long flags;
-	u32 old;
-
-	spin_lock_irqsave(&idev->state_lock, flags);
-	old = idev->state;
-	idev->state = state;
+	lockdep_assert_held(&idev->state_lock);
+	if (!rdmablk_dev_state_change_ok(idev->state, new))
+		return false;
+	idev->state = new;
 	if (why)
 		strscpy(idev->last_error, why, sizeof(idev->last_error));
+	return true;
+}
+
+static bool rdmablk_idev_change_state(struct rdmablk_idev *idev, u32 new,
+				      const char *why)
+{
+	unsigned long flags;
+	bool changed;
+
+	spin_lock_irqsave(&idev->state_lock, flags);
+	changed = __rdmablk_idev_change_state(idev, new, why);
 	spin_unlock_irqrestore(&idev->state_lock, flags);
-	return old;
+	return changed;
+}
+
+/*
+ * (Re-)arm one of the recovery works, only while the device is in @state.
+ * Checked and queued under state_lock, so once detach made the device
+ * DELETING no work is armed again and its cancel_*_sync() is final.
+ * @now: run at once even if already pending later.
+ */
+static bool rdmablk_idev_arm(struct rdmablk_idev *idev,
+			     struct delayed_work *dwork, unsigned long delay,
+			     u32 state, bool now)
+{
+	unsigned long flags;
+	bool armed = false;
+
+	spin_lock_irqsave(&idev->state_lock, flags);
+	if (idev->state == state) {
+		if (now)
+			mod_delayed_work(rdmablk_wq, dwork, 0);
+		else
+			queue_delayed_work(rdmablk_wq, dwork, delay);
+		armed = true;
+	}
+	spin_unlock_irqrestore(&idev->state_lock, flags);
+	return armed;
 }
 
 /*
@@ -98,9 +136,11 @@ static void rdmablk_idev_attempt_now(struct rdmablk_idev *idev)
 	unsigned long flags;
 
 	spin_lock_irqsave(&idev->state_lock, flags);
-	idev->extra_attempts++;
+	if (idev->state == RDMABLK_DEV_RECONNECTING) {
+		idev->extra_attempts++;
+		mod_delayed_work(rdmablk_wq, &idev->reconnect_work, 0);
+	}
 	spin_unlock_irqrestore(&idev->state_lock, flags);
-	mod_delayed_work(rdmablk_wq, &idev->reconnect_work, 0);
 }
 
 static void rdmablk_idev_snapshot(struct rdmablk_idev *idev,
@@ -174,12 +214,11 @@ void rdmablk_idev_conn_lost(struct rdmablk_idev *idev, const char *why)
 	bool stop = false;
 
 	spin_lock_irqsave(&idev->state_lock, flags);
-	if (idev->state == RDMABLK_DEV_LIVE) {
-		idev->state = RDMABLK_DEV_RECONNECTING;
+	if (idev->state == RDMABLK_DEV_LIVE &&
+	    __rdmablk_idev_change_state(idev, RDMABLK_DEV_RECONNECTING, why)) {
 		idev->lost_at = jiffies;
 		idev->attempt = 0;
 		idev->extra_attempts = 0;
-		strscpy(idev->last_error, why, sizeof(idev->last_error));
 		stop = true;
 	} else if (idev->state == RDMABLK_DEV_DELETING) {
 		stop = true;
@@ -197,7 +236,19 @@ static bool rdmablk_cancel_rq(struct request *rq, void *data)
 
 	if (blk_mq_rq_state(rq) != MQ_RQ_IN_FLIGHT)
 		return true;
-	req->status = requeue ? RDMABLK_S_REQUEUE : RDMABLK_S_IO_ERROR;
+	/* The queue is stopped: no answer can come any more. */
+	atomic_set(&req->arm, RDMABLK_ARM_IDLE);
+	if (requeue && ++req->retries > RDMABLK_MAX_RETRIES) {
+		pr_warn_ratelimited("%s: a command was sent %u times without an answer; failing it\n",
+				    req->queue->idev->name, req->retries);
+		requeue = false;
+	}
+	/*
+	 * Apart from the status, which only ever holds a status of the
+	 * protocol (rdmablk_wire_status()).
+	 */
+	req->requeue = requeue;
+	req->status = RDMABLK_S_IO_ERROR;
 	blk_mq_complete_request(rq);
 	return true;
 }
@@ -234,6 +285,30 @@ static void rdmablk_idev_quiesce(struct rdmablk_idev *idev)
 	}
 }
 
+/**
+ * rdmablk_idev_teardown() - take every queue down; shared by err_work,
+ *	RDMA device removal and detach
+ * @idev: the device
+ * @requeue: the I/O that got no answer is sent again after a reconnect
+ *	(recovery); else it fails (detach)
+ *
+ * Quiesces the request queue (recovery only: detach must let del_gendisk()
+ * drain), stops every queue (disconnect, drain: none of its completions
+ * runs afterwards), cancels the keep-alive, completes what got no answer,
+ * waits for those completions, and frees the queues' verbs resources.
+ * Idempotent; the caller holds recovery_lock.
+ */
+static void rdmablk_idev_teardown(struct rdmablk_idev *idev, bool requeue)
+{
+	lockdep_assert_held(&idev->recovery_lock);
+	/* Not once fast_io_fail_tmo unquiesced it to fail I/O. */
+	if (requeue && !READ_ONCE(idev->fail_fast))
+		rdmablk_idev_quiesce(idev);
+	rdmablk_idev_stop_queues(idev, requeue);
+	cancel_delayed_work(&idev->ka_work);
+	rdmablk_idev_free_queues(idev);
+}
+
 static void rdmablk_idev_unquiesce(struct rdmablk_idev *idev)
 {
 	lockdep_assert_held(&idev->recovery_lock);
@@ -268,20 +343,18 @@ static void rdmablk_idev_err_work(struct work_struct *work)
 		idev->name, &idev->addr, why,
 		READ_ONCE(idev->tmo.reconnect_delay));
 
-	cancel_delayed_work(&idev->ka_work);
-	rdmablk_idev_quiesce(idev);
-	rdmablk_idev_stop_queues(idev, true);
-	rdmablk_idev_free_queues(idev);
+	rdmablk_idev_teardown(idev, true);
 
 	fail_tmo = READ_ONCE(idev->tmo.fast_io_fail_tmo);
 	if (fail_tmo >= 0)
-		queue_delayed_work(rdmablk_wq, &idev->fail_fast_work,
-				   fail_tmo * HZ);
+		rdmablk_idev_arm(idev, &idev->fail_fast_work, fail_tmo * HZ,
+				 RDMABLK_DEV_RECONNECTING, false);
 	if (test_and_clear_bit(RDMABLK_IDEV_RESET, &idev->flags))
 		rdmablk_idev_attempt_now(idev);
 	else
-		queue_delayed_work(rdmablk_wq, &idev->reconnect_work,
-				   READ_ONCE(idev->tmo.reconnect_delay) * HZ);
+		rdmablk_idev_arm(idev, &idev->reconnect_work,
+				 READ_ONCE(idev->tmo.reconnect_delay) * HZ,
+				 RDMABLK_DEV_RECONNECTING, false);
 	rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_STATE, why);
 out_unlock:
 	mutex_unlock(&idev->recovery_lock);
@@ -325,7 +398,8 @@ static void rdmablk_idev_ka_work(struct work_struct *work)
 		}
 	}
 	/* Look twice per interval: a loss is noticed within 1.5 intervals. */
-	queue_delayed_work(rdmablk_wq, &idev->ka_work, kato * HZ / 2);
+	rdmablk_idev_arm(idev, &idev->ka_work, kato * HZ / 2, RDMABLK_DEV_LIVE,
+			 false);
 out_unlock:
 	mutex_unlock(&idev->recovery_lock);
 }
@@ -340,6 +414,7 @@ static int rdmablk_idev_connect_queue(struct rdmablk_idev *idev, u32 i,
 				      bool learn, struct netlink_ext_ack *extack)
 {
 	struct rdmablk_iqueue *q = &idev->queues[i];
+	u32 fr_pages, pages;
 	int ret;
 
 	ret = rdmablk_iqueue_connect(q, idev->want_qd,
@@ -350,15 +425,37 @@ static int rdmablk_idev_connect_queue(struct rdmablk_idev *idev, u32 i,
 	ret = rdmablk_iqueue_open(q, extack);
 	if (ret)
 		return ret;
+	/* The disk's limits are whole FRWR pages. */
+	if (q->params.max_io_size % SZ_4K) {
+		NL_SET_ERR_MSG(extack, "the target's max_io_size is not a multiple of 4 KiB");
+		return -EPROTO;
+	}
+	/* One page more than the size: a buffer need not start on a page. */
+	fr_pages = q->dev->attrs.max_fast_reg_page_list_len;
+	if (fr_pages < 2) {
+		NL_SET_ERR_MSG(extack, "the RDMA device cannot register memory");
+		return -EOPNOTSUPP;
+	}
 	if (learn) {
 		idev->info = q->open_info;
 		idev->queue_depth = q->params.queue_depth - 1;
 		idev->want_qd = q->params.queue_depth;
-		idev->max_io_size = q->params.max_io_size;
+		idev->max_io_size = min_t(u32, q->params.max_io_size,
+					  (fr_pages - 1) * SZ_4K);
 		idev->inline_max = q->params.inline_max;
 	} else if (q->params.queue_depth - 1 < idev->queue_depth) {
 		NL_SET_ERR_MSG(extack, "the target grants fewer credits than the device uses");
 		return -EPROTO;
+	} else if (q->params.max_io_size < idev->max_io_size ||
+		   q->params.inline_max < idev->inline_max) {
+		/* The disk's limits were set from the first connect. */
+		NL_SET_ERR_MSG(extack, "the target's I/O size limits shrank");
+		return -EPROTO;
+	}
+	pages = idev->max_io_size / SZ_4K + 1;
+	if (pages > fr_pages) {
+		NL_SET_ERR_MSG(extack, "the RDMA device cannot register max_io_size");
+		return -EOPNOTSUPP;
 	}
 	if (i && (memcmp(q->open_info.uuid, idev->queues[0].open_info.uuid,
 			 RDMABLK_UUID_SIZE) ||
@@ -366,7 +463,7 @@ static int rdmablk_idev_connect_queue(struct rdmablk_idev *idev, u32 i,
 		NL_SET_ERR_MSG(extack, "the target's queues disagree about the export");
 		return -EPROTO;
 	}
-	return rdmablk_iqueue_init_mrs(q, idev->max_io_size / SZ_4K + 1);
+	return rdmablk_iqueue_init_mrs(q, pages);
 }
 
 /* First connection: connect every queue and learn the limits. */
@@ -447,7 +544,8 @@ static void rdmablk_idev_resize(struct rdmablk_idev *idev, u64 size)
 static void rdmablk_idev_give_up(struct rdmablk_idev *idev, const char *why)
 {
 	lockdep_assert_held(&idev->recovery_lock);
-	rdmablk_idev_set_state(idev, RDMABLK_DEV_DEAD, why);
+	if (!rdmablk_idev_change_state(idev, RDMABLK_DEV_DEAD, why))
+		return;	/* being detached */
 	cancel_delayed_work(&idev->fail_fast_work);
 	pr_err("%s: giving up on %s at %pISpc: %s; I/O fails until detached or reconnected\n",
 	       idev->name, idev->export_name, &idev->addr, why);
@@ -499,20 +597,27 @@ static void rdmablk_idev_reconnect_work(struct work_struct *work)
 		else
 			pr_info("%s: reconnect attempt %u failed: %s (%pe)\n",
 				idev->name, attempt, why, ERR_PTR(ret));
-		queue_delayed_work(rdmablk_wq, &idev->reconnect_work,
-				   READ_ONCE(idev->tmo.reconnect_delay) * HZ);
+		rdmablk_idev_arm(idev, &idev->reconnect_work,
+				 READ_ONCE(idev->tmo.reconnect_delay) * HZ,
+				 RDMABLK_DEV_RECONNECTING, false);
 		rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_STATE, why);
 		goto out_unlock;
 	}
 
 	if (idev->queues[0].open_info.size != idev->info.size)
 		rdmablk_idev_resize(idev, idev->queues[0].open_info.size);
+	/*
+	 * Detach may have begun meanwhile: DELETING is terminal, and detach
+	 * takes down the queues just connected.
+	 */
+	if (!rdmablk_idev_change_state(idev, RDMABLK_DEV_LIVE, NULL))
+		goto out_unlock;
 	WRITE_ONCE(idev->fail_fast, false);
 	cancel_delayed_work(&idev->fail_fast_work);
-	rdmablk_idev_set_state(idev, RDMABLK_DEV_LIVE, NULL);
 	rdmablk_idev_unquiesce(idev);
-	queue_delayed_work(rdmablk_wq, &idev->ka_work,
-			   READ_ONCE(idev->tmo.keepalive_tmo) * HZ / 2);
+	rdmablk_idev_arm(idev, &idev->ka_work,
+			 READ_ONCE(idev->tmo.keepalive_tmo) * HZ / 2,
+			 RDMABLK_DEV_LIVE, false);
 	pr_info("%s: reconnected to %pISpc after %u attempt%s\n", idev->name,
 		&idev->addr, attempt, attempt == 1 ? "" : "s");
 	rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_STATE, "reconnected");
@@ -526,6 +631,7 @@ static blk_status_t rdmablk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	struct rdmablk_iqueue *queue = hctx->driver_data;
 	struct rdmablk_idev *idev = queue->idev;
 	struct request *rq = bd->rq;
+	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
 	blk_status_t sts;
 
 	switch (rdmablk_idev_state(idev)) {
@@ -542,11 +648,19 @@ static blk_status_t rdmablk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	if (unlikely(!test_bit(RDMABLK_IQ_LIVE, &queue->flags)))
 		return BLK_STS_RESOURCE;
 
+	/* A new request, not one sent again: its retries start at 0. */
+	if (!(rq->rq_flags & RQF_DONTPREP)) {
+		req->retries = 0;
+		rq->rq_flags |= RQF_DONTPREP;
+	}
+	rdmablk_ireq_reset(rq);
 	blk_mq_start_request(rq);
 	sts = rdmablk_iqueue_submit(queue, rq);
 	if (unlikely(sts == BLK_STS_IOERR)) {
-		/* Not sent: the request goes back with the others. */
 		rdmablk_idev_conn_lost(idev, "cannot post a command");
+		if (++req->retries > RDMABLK_MAX_RETRIES)
+			return BLK_STS_IOERR;
+		/* Not sent: the request goes back with the others. */
 		blk_mq_requeue_request(rq, false);
 		return BLK_STS_OK;
 	}
@@ -559,27 +673,12 @@ static void rdmablk_complete_rq(struct request *rq)
 	blk_status_t sts;
 
 	rdmablk_ireq_unmap(rq);
-	switch (req->status) {
-	case RDMABLK_S_REQUEUE:
+	if (req->requeue) {
+		req->requeue = false;
 		blk_mq_requeue_request(rq, false);
 		return;
-	case RDMABLK_S_OK:
-		sts = BLK_STS_OK;
-		break;
-	case RDMABLK_S_NO_SPACE:
-		sts = BLK_STS_NOSPC;
-		break;
-	case RDMABLK_S_UNSUPPORTED:
-		sts = BLK_STS_NOTSUPP;
-		break;
-	case RDMABLK_S_RANGE:
-	case RDMABLK_S_READ_ONLY:
-		sts = BLK_STS_TARGET;
-		break;
-	default:
-		sts = BLK_STS_IOERR;
-		break;
 	}
+	sts = rdmablk_status_to_blk(req->status);
 	if (sts != BLK_STS_OK && req->queue)
 		atomic64_inc(&req->queue->errors);
 	blk_mq_end_request(rq, sts);
@@ -760,7 +859,7 @@ static int rdmablk_idev_add_disk(struct rdmablk_idev *idev)
 	strscpy(idev->disk->disk_name, idev->name, DISK_NAME_LEN);
 	rdmablk_idev_set_limits(idev);
 
-	rdmablk_idev_set_state(idev, RDMABLK_DEV_LIVE, NULL);
+	rdmablk_idev_change_state(idev, RDMABLK_DEV_LIVE, NULL);
 	ret = device_add_disk(NULL, idev->disk, rdmablk_disk_groups);
 	if (ret)
 		goto out_put_disk;
@@ -768,7 +867,8 @@ static int rdmablk_idev_add_disk(struct rdmablk_idev *idev)
 	return 0;
 
 out_put_disk:
-	rdmablk_idev_set_state(idev, 0, NULL);
+	/* Nothing may recover a device whose disk did not come up. */
+	rdmablk_idev_change_state(idev, RDMABLK_DEV_DELETING, NULL);
 	put_disk(idev->disk);
 	idev->disk = NULL;
 out_free_tags:
@@ -855,8 +955,8 @@ int rdmablk_idev_attach(const struct rdmablk_attach_req *req,
 		NL_SET_ERR_MSG(extack, "cannot create the block device");
 		goto out_free_queues;
 	}
-	queue_delayed_work(rdmablk_wq, &idev->ka_work,
-			   idev->tmo.keepalive_tmo * HZ / 2);
+	rdmablk_idev_arm(idev, &idev->ka_work, idev->tmo.keepalive_tmo * HZ / 2,
+			 RDMABLK_DEV_LIVE, false);
 
 	pr_info("%s: attached %s on %pISpc, %llu bytes, %u queues of depth %u\n",
 		idev->name, idev->export_name, &idev->addr, idev->info.size,
@@ -867,6 +967,8 @@ int rdmablk_idev_attach(const struct rdmablk_attach_req *req,
 
 out_free_queues:
 	rdmablk_idev_free_queues(idev);
+	/* Our own disconnect may have queued err_work. */
+	cancel_work_sync(&idev->err_work);
 	mutex_lock(&rdmablk_idevs_lock);
 	list_del(&idev->node);
 	mutex_unlock(&rdmablk_idevs_lock);
@@ -874,29 +976,42 @@ out_free_queues:
 	return ret;
 }
 
+/*
+ * Detach. DELETING is terminal and every (re-)arming of a recovery work
+ * checks the state under state_lock (rdmablk_idev_arm()), so once the
+ * state is DELETING no work arms another, and the cancels below are
+ * final: a reconnect that was running finds it cannot make the device
+ * LIVE and leaves its queues to the teardown here.
+ */
 static void rdmablk_idev_destroy(struct rdmablk_idev *idev)
 {
+	unsigned long flags;
 	u32 old;
 
-	old = rdmablk_idev_set_state(idev, RDMABLK_DEV_DELETING, NULL);
+	spin_lock_irqsave(&idev->state_lock, flags);
+	old = idev->state;
+	__rdmablk_idev_change_state(idev, RDMABLK_DEV_DELETING, NULL);
+	spin_unlock_irqrestore(&idev->state_lock, flags);
 	cancel_delayed_work_sync(&idev->ka_work);
 	cancel_delayed_work_sync(&idev->reconnect_work);
 	cancel_delayed_work_sync(&idev->fail_fast_work);
 	flush_work(&idev->err_work);
 
-	/* Not live: nothing will answer in-flight I/O; fail it now. */
-	if (old != RDMABLK_DEV_LIVE) {
-		mutex_lock(&idev->recovery_lock);
-		rdmablk_idev_stop_queues(idev, false);
+	/*
+	 * Not live, or a reconnect ran meanwhile: nothing will answer
+	 * in-flight I/O; fail it, and the requeued I/O, now.
+	 */
+	mutex_lock(&idev->recovery_lock);
+	if (old != RDMABLK_DEV_LIVE || idev->quiesced) {
+		rdmablk_idev_teardown(idev, false);
 		rdmablk_idev_unquiesce(idev);
-		mutex_unlock(&idev->recovery_lock);
 	}
+	mutex_unlock(&idev->recovery_lock);
 	/* In-flight I/O completes over the live queues, or is failed. */
 	del_gendisk(idev->disk);
 
 	mutex_lock(&idev->recovery_lock);
-	rdmablk_idev_stop_queues(idev, false);
-	rdmablk_idev_free_queues(idev);
+	rdmablk_idev_teardown(idev, false);
 	mutex_unlock(&idev->recovery_lock);
 	/*
 	 * Our own disconnect reports a loss that queues err_work; with the
@@ -972,8 +1087,19 @@ int rdmablk_idev_set(const struct rdmablk_dev_set_req *req,
 		WRITE_ONCE(idev->tmo.ctrl_loss_tmo, req->tmo.ctrl_loss_tmo);
 	if (req->mask & RDMABLK_TMO_SET_FAST_IO_FAIL)
 		WRITE_ONCE(idev->tmo.fast_io_fail_tmo, req->tmo.fast_io_fail_tmo);
-	if (req->mask & RDMABLK_TMO_SET_KEEPALIVE)
+	/*
+	 * The target's window for a silent connection was fixed at connect:
+	 * a new interval applies from the next connect, which a live device
+	 * makes at once (a reset: its in-flight I/O is requeued).
+	 */
+	if ((req->mask & RDMABLK_TMO_SET_KEEPALIVE) &&
+	    req->tmo.keepalive_tmo != idev->tmo.keepalive_tmo) {
 		WRITE_ONCE(idev->tmo.keepalive_tmo, req->tmo.keepalive_tmo);
+		if (rdmablk_idev_state(idev) == RDMABLK_DEV_LIVE) {
+			set_bit(RDMABLK_IDEV_RESET, &idev->flags);
+			rdmablk_idev_conn_lost(idev, "keep-alive interval changed");
+		}
+	}
 	pr_info("%s: reconnect_delay %u s, ctrl_loss_tmo %d s, fast_io_fail_tmo %d s, keep-alive %u s\n",
 		idev->name, idev->tmo.reconnect_delay, idev->tmo.ctrl_loss_tmo,
 		idev->tmo.fast_io_fail_tmo, idev->tmo.keepalive_tmo);
@@ -1011,7 +1137,8 @@ int rdmablk_idev_reconnect(int index, struct netlink_ext_ack *extack)
 	spin_lock_irqsave(&idev->state_lock, flags);
 	switch (idev->state) {
 	case RDMABLK_DEV_DEAD:
-		idev->state = RDMABLK_DEV_RECONNECTING;
+		__rdmablk_idev_change_state(idev, RDMABLK_DEV_RECONNECTING,
+					    NULL);
 		idev->lost_at = jiffies;
 		idev->attempt = 0;
 		idev->extra_attempts = 0;
@@ -1114,15 +1241,32 @@ static int rdmablk_initiator_add_one(struct ib_device *dev)
 	return 0;
 }
 
+/* Whether a queue of @idev holds resources of @dev; under recovery_lock. */
+static bool rdmablk_idev_uses(struct rdmablk_idev *idev, struct ib_device *dev)
+{
+	u32 i;
+
+	lockdep_assert_held(&idev->recovery_lock);
+	for (i = 0; idev->queues && i < idev->nr_queues; i++)
+		if (test_bit(RDMABLK_IQ_ALLOCATED, &idev->queues[i].flags) &&
+		    idev->queues[i].dev == dev)
+			return true;
+	return false;
+}
+
 /*
  * The RDMA device goes away: every queue on it must be freed before this
- * returns. Devices recover like after any loss, once a device is back.
+ * returns; devices with no queue on it are left alone, as
+ * nvme_rdma_remove_one() does. A live device is taken down by err_work
+ * (quiesced, then its queues freed) and recovers like after any loss, once
+ * a device is back; a device that is not live has no I/O on its queues and
+ * frees them here.
  */
 static void rdmablk_initiator_remove_one(struct ib_device *dev, void *data)
 {
 	struct ib_event_handler *handler = data;
 	struct rdmablk_idev *idev;
-	u32 i;
+	bool live;
 
 	if (handler) {
 		ib_unregister_event_handler(handler);
@@ -1133,13 +1277,21 @@ static void rdmablk_initiator_remove_one(struct ib_device *dev, void *data)
 	list_for_each_entry(idev, &rdmablk_idevs, node) {
 		if (!idev->disk)
 			continue;
-		rdmablk_idev_conn_lost(idev, "RDMA device removed");
-		flush_work(&idev->err_work);
-		mutex_lock(&idev->recovery_lock);
-		for (i = 0; i < idev->nr_queues; i++)
-			if (idev->queues[i].dev == dev)
-				rdmablk_iqueue_free(&idev->queues[i]);
-		mutex_unlock(&idev->recovery_lock);
+		for (;;) {
+			mutex_lock(&idev->recovery_lock);
+			if (!rdmablk_idev_uses(idev, dev)) {
+				mutex_unlock(&idev->recovery_lock);
+				break;
+			}
+			live = rdmablk_idev_state(idev) == RDMABLK_DEV_LIVE;
+			if (!live)
+				rdmablk_idev_teardown(idev, true);
+			mutex_unlock(&idev->recovery_lock);
+			if (!live)
+				break;
+			rdmablk_idev_conn_lost(idev, "RDMA device removed");
+			flush_work(&idev->err_work);
+		}
 	}
 	mutex_unlock(&rdmablk_idevs_lock);
 }

@@ -14,9 +14,32 @@
 
 #include "proto.h"
 #include "rdmablk.h"
+#include "state.h"
 
 struct rdma_cm_id;
 struct rdmablk_idev;
+
+/*
+ * struct rdmablk_ireq.arm: whether an answer for the request is accepted.
+ * IDLE: no (not sent, or answered). POSTING: its WR chain is being posted;
+ * an answer is kept (EARLY) and acted on by the poster once the post
+ * returned, so a registration is always invalidated after it was posted.
+ * ARMED: posted; the first answer takes it back to IDLE, atomically.
+ */
+enum {
+	RDMABLK_ARM_IDLE,
+	RDMABLK_ARM_POSTING,
+	RDMABLK_ARM_ARMED,
+	RDMABLK_ARM_EARLY,
+};
+
+/*
+ * Times a request is sent again after a loss (or a failure to post it)
+ * before it fails, like nvme_max_retries: a command that always times out
+ * or cannot be mapped must not be retried forever while every reconnect
+ * succeeds and ctrl_loss_tmo never trips.
+ */
+#define RDMABLK_MAX_RETRIES	5
 
 /* Data segments a request carries inline with its SG list. */
 #define RDMABLK_INLINE_SG_CNT	2
@@ -26,6 +49,8 @@ struct rdmablk_idev;
 enum {
 	RDMABLK_IQ_ALLOCATED,	/* verbs resources exist */
 	RDMABLK_IQ_LIVE,	/* connected; I/O may be posted */
+	RDMABLK_IQ_OPEN_PENDING, /* an OPEN awaits its response */
+	RDMABLK_IQ_KA_PENDING,	/* a keep-alive awaits its response */
 };
 
 /**
@@ -59,15 +84,22 @@ struct rdmablk_irecv {
  * @cm_error: result of the step, 0 or a negative errno
  * @rej_reason: enum rdmablk_rej_reason when the target rejected us
  * @open_done: completed when the OPEN response arrived
+ * @open_sent: completed when the OPEN SEND completed
+ * @open_cqe: completion of the OPEN SEND
+ * @open_send_status: its ib_wc_status
  * @open_status: its enum rdmablk_status
  * @open_info: what it said about the export
  * @recvs: @nr_recvs receive buffers
  * @nr_recvs: count
  * @max_pages: pages one fast registration maps
+ * @stale_lock: protects @stale_mrs; irq-safe, requests complete in any
+ *	context
+ * @stale_mrs: registrations taken from the pool that may still be valid
+ *	(their request ended without an invalidation): never returned to the
+ *	pool, deregistered when the queue is freed
  * @ka_cmd: the keep-alive command, sent with the reserved last credit
  * @ka_dma: its DMA address
  * @ka_cqe: completion of its SEND
- * @ka_pending: a keep-alive awaits its response
  * @ka_sent: jiffies when it was sent
  * @last_rx: jiffies of the last successful receive (response or immediate)
  * @commands: commands sent since attach
@@ -89,17 +121,21 @@ struct rdmablk_iqueue {
 	int rej_reason;
 
 	struct completion open_done;
+	struct completion open_sent;
+	struct ib_cqe open_cqe;
+	int open_send_status;
 	u16 open_status;
 	struct rdmablk_open_info open_info;
 
 	struct rdmablk_irecv *recvs;
 	unsigned int nr_recvs;
 	u32 max_pages;
+	spinlock_t stale_lock;	/* see above */
+	struct list_head stale_mrs;
 
 	struct rdmablk_cmd *ka_cmd;
 	u64 ka_dma;
 	struct ib_cqe ka_cqe;
-	bool ka_pending;
 	unsigned long ka_sent;
 	unsigned long last_rx;
 
@@ -113,11 +149,18 @@ struct rdmablk_iqueue {
  * @cmd: the command
  * @cmd_dma: DMA address of @cmd while posted
  * @mr: fast registration of the data, NULL when none
+ * @mr_valid: @mr may be valid: its registration was posted and neither a
+ *	remote nor a local invalidation of it has been seen
+ * @arm: RDMABLK_ARM_*, see there
+ * @early_status: the status of an answer that came while POSTING
  * @sgt: data SG table
  * @nents: mapped entries in @sgt
  * @ref: send completion + answer (+ local invalidation)
- * @status: enum rdmablk_status of the answer
- * @responded: an answer (response or READ immediate) for this request arrived
+ * @status: enum rdmablk_status of the answer; only statuses of the
+ *	protocol, an unknown one from the wire is RDMABLK_S_IO_ERROR
+ * @requeue: recovery put the request back: it is sent again after a
+ *	reconnect rather than completed
+ * @retries: times it was put back, at most RDMABLK_MAX_RETRIES
  * @sge: command, then inline payload
  * @send_cqe: completion of the SEND
  * @inv_cqe: completion of a local invalidation
@@ -131,11 +174,15 @@ struct rdmablk_ireq {
 	struct rdmablk_cmd *cmd;
 	u64 cmd_dma;
 	struct ib_mr *mr;
+	bool mr_valid;
+	atomic_t arm;
+	u16 early_status;
 	struct sg_table sgt;
 	int nents;
 	refcount_t ref;
 	u16 status;
-	bool responded;
+	bool requeue;
+	u8 retries;
 	struct ib_sge sge[1 + RDMABLK_INLINE_SGE];
 	struct ib_cqe send_cqe;
 	struct ib_cqe inv_cqe;
@@ -231,6 +278,7 @@ int rdmablk_iqueue_init_mrs(struct rdmablk_iqueue *queue, u32 max_pages);
 blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 				   struct request *rq);
 void rdmablk_ireq_unmap(struct request *rq);
+void rdmablk_ireq_reset(struct request *rq);
 
 /* idev.c */
 void rdmablk_idev_conn_lost(struct rdmablk_idev *idev, const char *why);

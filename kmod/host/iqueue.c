@@ -89,6 +89,7 @@ static void rdmablk_ireq_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 		rdmablk_iqueue_lost(req->queue, "invalidate failed");
 		return;
 	}
+	req->mr_valid = false;
 	rdmablk_ireq_put(blk_mq_rq_from_pdu(req));
 }
 
@@ -140,7 +141,7 @@ int rdmablk_iqueue_keepalive(struct rdmablk_iqueue *queue, unsigned long kato)
 
 	if (!test_bit(RDMABLK_IQ_LIVE, &queue->flags))
 		return 0;
-	if (READ_ONCE(queue->ka_pending)) {
+	if (test_bit(RDMABLK_IQ_KA_PENDING, &queue->flags)) {
 		if (time_after(jiffies, queue->ka_sent + kato) &&
 		    time_after(jiffies, last_rx + kato))
 			return -ETIMEDOUT;
@@ -152,7 +153,7 @@ int rdmablk_iqueue_keepalive(struct rdmablk_iqueue *queue, unsigned long kato)
 	ib_dma_sync_single_for_device(queue->dev, queue->ka_dma,
 				      sizeof(*queue->ka_cmd), DMA_TO_DEVICE);
 	queue->ka_sent = jiffies;
-	WRITE_ONCE(queue->ka_pending, true);
+	set_bit(RDMABLK_IQ_KA_PENDING, &queue->flags);
 	return ib_post_send(queue->qp, &wr, NULL);
 }
 
@@ -161,6 +162,11 @@ static void rdmablk_iqueue_open_done(struct rdmablk_iqueue *queue,
 {
 	const struct rdmablk_open_rsp *orsp = (const void *)(rsp + 1);
 
+	/* Only one answer, and only to an OPEN this side is waiting for. */
+	if (!test_and_clear_bit(RDMABLK_IQ_OPEN_PENDING, &queue->flags)) {
+		rdmablk_iqueue_lost(queue, "OPEN response for no outstanding OPEN");
+		return;
+	}
 	queue->open_status = le16_to_cpu(rsp->status);
 	if (queue->open_status == RDMABLK_S_OK &&
 	    (len < RDMABLK_RSP_BUF_SIZE ||
@@ -170,8 +176,9 @@ static void rdmablk_iqueue_open_done(struct rdmablk_iqueue *queue,
 }
 
 /*
- * The request a response names: outstanding on this queue, not answered
- * yet, and of the opcode the response is for. NULL for anything else.
+ * The request a response names: outstanding on this queue and of the
+ * opcode the response is for. NULL for anything else. Whether the answer
+ * is taken is rdmablk_ireq_take()'s decision.
  */
 static struct request *rdmablk_iqueue_find(struct rdmablk_iqueue *queue,
 					   u16 tag, u8 opcode)
@@ -187,27 +194,50 @@ static struct request *rdmablk_iqueue_find(struct rdmablk_iqueue *queue,
 	if (!rq || blk_mq_rq_state(rq) != MQ_RQ_IN_FLIGHT)
 		return NULL;
 	req = blk_mq_rq_to_pdu(rq);
-	if (req->responded || req->queue != queue ||
-	    opcode != req->cmd->opcode)
+	if (req->queue != queue || opcode != req->cmd->opcode)
 		return NULL;
 	return rq;
 }
 
-/* Account for the answer to @rq; its registration must not outlive it. */
+/*
+ * Take the answer for @req: 1 when it is armed (consumed, atomically: a
+ * second answer finds it IDLE), 0 when it is still being posted (the
+ * answer is kept for the poster), -EPROTO when no answer is expected (not
+ * sent yet, answered already, or a second early answer). Answers of one
+ * queue are handled one at a time, by its CQ's poller.
+ */
+static int rdmablk_ireq_take(struct rdmablk_ireq *req, u16 status)
+{
+	if (atomic_cmpxchg(&req->arm, RDMABLK_ARM_ARMED,
+			   RDMABLK_ARM_IDLE) == RDMABLK_ARM_ARMED)
+		return 1;
+	req->early_status = status;
+	if (atomic_cmpxchg(&req->arm, RDMABLK_ARM_POSTING,
+			   RDMABLK_ARM_EARLY) == RDMABLK_ARM_POSTING)
+		return 0;
+	return -EPROTO;
+}
+
+/*
+ * Account for the answer to @rq; its registration must not outlive it.
+ * @wc: the answer's completion; NULL for an answer kept while the command
+ * was being posted, whose remote invalidation (if any) may have come
+ * before the registration: always invalidated locally then.
+ */
 static void rdmablk_iqueue_answered(struct rdmablk_iqueue *queue,
 				    struct request *rq, u16 status,
 				    struct ib_wc *wc)
 {
 	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
 
-	req->responded = true;
 	req->status = status;
 
-	if (wc->wc_flags & IB_WC_WITH_INVALIDATE) {
+	if (wc && (wc->wc_flags & IB_WC_WITH_INVALIDATE)) {
 		if (!req->mr || wc->ex.invalidate_rkey != req->mr->rkey) {
 			rdmablk_iqueue_lost(queue, "target invalidated a key it was not given");
 			return;
 		}
+		req->mr_valid = false;
 	} else if (req->mr) {
 		/* Invalidate before the pages go back to their owner. */
 		refcount_inc(&req->ref);
@@ -218,6 +248,19 @@ static void rdmablk_iqueue_answered(struct rdmablk_iqueue *queue,
 		}
 	}
 	rdmablk_ireq_put(rq);
+}
+
+/* Take an answer for @rq; drop the connection if none is expected. */
+static void rdmablk_iqueue_answer(struct rdmablk_iqueue *queue,
+				  struct request *rq, u16 status,
+				  struct ib_wc *wc)
+{
+	int ret = rdmablk_ireq_take(blk_mq_rq_to_pdu(rq), status);
+
+	if (ret < 0)
+		rdmablk_iqueue_lost(queue, "answer for a command not outstanding");
+	else if (ret)
+		rdmablk_iqueue_answered(queue, rq, status, wc);
 }
 
 /* A response arrived: find its request and account for it. */
@@ -232,7 +275,9 @@ static void rdmablk_iqueue_response(struct rdmablk_iqueue *queue,
 		rdmablk_iqueue_lost(queue, "response for no outstanding command");
 		return;
 	}
-	rdmablk_iqueue_answered(queue, rq, le16_to_cpu(rsp->status), wc);
+	/* An unknown status fails the I/O, whatever its value. */
+	rdmablk_iqueue_answer(queue, rq,
+			      rdmablk_wire_status(le16_to_cpu(rsp->status)), wc);
 }
 
 /*
@@ -264,7 +309,7 @@ static void rdmablk_iqueue_read_imm(struct rdmablk_iqueue *queue,
 		rdmablk_iqueue_lost(queue, "read data for no outstanding read");
 		return;
 	}
-	rdmablk_iqueue_answered(queue, rq, RDMABLK_S_OK, wc);
+	rdmablk_iqueue_answer(queue, rq, RDMABLK_S_OK, wc);
 }
 
 static void rdmablk_iqueue_recv_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -301,9 +346,9 @@ static void rdmablk_iqueue_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		rdmablk_iqueue_open_done(queue, rsp, wc->byte_len);
 	} else if (rsp->opcode == RDMABLK_OP_KEEPALIVE) {
 		if (le16_to_cpu(rsp->tag) != queue->params.queue_depth - 1 ||
-		    rsp->status != cpu_to_le16(RDMABLK_S_OK))
-			rdmablk_iqueue_lost(queue, "bad keep-alive response");
-		WRITE_ONCE(queue->ka_pending, false);
+		    rsp->status != cpu_to_le16(RDMABLK_S_OK) ||
+		    !test_and_clear_bit(RDMABLK_IQ_KA_PENDING, &queue->flags))
+			rdmablk_iqueue_lost(queue, "bad or unexpected keep-alive response");
 	} else {
 		rdmablk_iqueue_response(queue, rsp, wc);
 	}
@@ -502,13 +547,17 @@ int rdmablk_iqueue_connect(struct rdmablk_iqueue *queue, u16 queue_depth,
 	int ret;
 
 	init_completion(&queue->cm_done);
+	spin_lock_init(&queue->stale_lock);
+	INIT_LIST_HEAD(&queue->stale_mrs);
 	init_completion(&queue->open_done);
+	init_completion(&queue->open_sent);
+	clear_bit(RDMABLK_IQ_OPEN_PENDING, &queue->flags);
+	clear_bit(RDMABLK_IQ_KA_PENDING, &queue->flags);
 	memset(&queue->params, 0, sizeof(queue->params));
 	queue->params.queue_depth = queue_depth;
 	queue->nr_recvs = queue_depth + 1;
 	queue->rej_reason = 0;
 	queue->max_pages = 0;
-	queue->ka_pending = false;
 	queue->last_rx = jiffies;
 	queue->ka_cqe.done = rdmablk_iqueue_ka_send_done;
 
@@ -643,6 +692,16 @@ int rdmablk_iqueue_init_mrs(struct rdmablk_iqueue *queue, u32 max_pages)
 			       max_pages, 0);
 }
 
+static void rdmablk_iqueue_open_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rdmablk_iqueue *queue = container_of(wc->wr_cqe,
+						    struct rdmablk_iqueue,
+						    open_cqe);
+
+	queue->open_send_status = wc->status;
+	complete(&queue->open_sent);
+}
+
 /**
  * rdmablk_iqueue_open() - open the export on a connected queue
  * @queue: the queue
@@ -683,21 +742,34 @@ int rdmablk_iqueue_open(struct rdmablk_iqueue *queue,
 	sge.addr = dma;
 	sge.length = sizeof(*msg);
 	sge.lkey = queue->pd->local_dma_lkey;
+	queue->open_cqe.done = rdmablk_iqueue_open_send_done;
+	wr.wr_cqe = &queue->open_cqe;
 	wr.opcode = IB_WR_SEND;
 	wr.sg_list = &sge;
 	wr.num_sge = 1;
-	/* Unsignaled: the response says the SEND is done with @msg. */
+	/* Signaled: @msg is freed only once the SEND completed. */
+	wr.send_flags = IB_SEND_SIGNALED;
+	set_bit(RDMABLK_IQ_OPEN_PENDING, &queue->flags);
 	ret = ib_post_send(queue->qp, &wr, NULL);
 	if (ret) {
+		clear_bit(RDMABLK_IQ_OPEN_PENDING, &queue->flags);
 		NL_SET_ERR_MSG(extack, "cannot send to the target");
 		goto out_unmap;
 	}
 	if (!wait_for_completion_timeout(&queue->open_done,
+					 RDMABLK_CONNECT_TIMEOUT) ||
+	    !wait_for_completion_timeout(&queue->open_sent,
 					 RDMABLK_CONNECT_TIMEOUT)) {
+		clear_bit(RDMABLK_IQ_OPEN_PENDING, &queue->flags);
 		NL_SET_ERR_MSG(extack, "the target did not answer OPEN in time");
 		/* The QP may still read @msg: stop it before freeing. */
 		rdmablk_iqueue_stop(queue);
 		ret = -ETIMEDOUT;
+		goto out_unmap;
+	}
+	if (queue->open_send_status != IB_WC_SUCCESS) {
+		NL_SET_ERR_MSG(extack, "cannot send to the target");
+		ret = -ECONNRESET;
 		goto out_unmap;
 	}
 	ret = rdmablk_status_to_errno(queue->open_status);
@@ -731,6 +803,26 @@ void rdmablk_iqueue_stop(struct rdmablk_iqueue *queue)
 	ib_drain_qp(queue->qp);
 }
 
+/* Deregister the registrations that were not known to be invalid. */
+static void rdmablk_iqueue_free_stale_mrs(struct rdmablk_iqueue *queue)
+{
+	struct ib_mr *mr, *tmp;
+	unsigned long flags;
+	LIST_HEAD(mrs);
+
+	spin_lock_irqsave(&queue->stale_lock, flags);
+	list_splice_init(&queue->stale_mrs, &mrs);
+	spin_unlock_irqrestore(&queue->stale_lock, flags);
+	list_for_each_entry_safe(mr, tmp, &mrs, qp_entry) {
+		list_del(&mr->qp_entry);
+		/* Taken by ib_mr_pool_get(), which counted it in use. */
+		spin_lock_irqsave(&queue->qp->mr_lock, flags);
+		queue->qp->mrs_used--;
+		spin_unlock_irqrestore(&queue->qp->mr_lock, flags);
+		ib_dereg_mr(mr);
+	}
+}
+
 /**
  * rdmablk_iqueue_free() - free the verbs resources of a stopped queue
  * @queue: the queue; idempotent
@@ -740,6 +832,7 @@ void rdmablk_iqueue_free(struct rdmablk_iqueue *queue)
 	rdmablk_iqueue_stop(queue);
 	if (!test_and_clear_bit(RDMABLK_IQ_ALLOCATED, &queue->flags))
 		return;
+	rdmablk_iqueue_free_stale_mrs(queue);
 	if (queue->max_pages)
 		ib_mr_pool_destroy(queue->qp, &queue->qp->rdma_mrs);
 	rdma_destroy_qp(queue->cm_id);
@@ -781,7 +874,16 @@ void rdmablk_ireq_unmap(struct request *rq)
 	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
 	struct rdmablk_iqueue *queue = req->queue;
 
-	if (req->mr) {
+	if (req->mr && req->mr_valid) {
+		unsigned long flags;
+
+		/* The target may still reach the pages through it. */
+		spin_lock_irqsave(&queue->stale_lock, flags);
+		list_add_tail(&req->mr->qp_entry, &queue->stale_mrs);
+		spin_unlock_irqrestore(&queue->stale_lock, flags);
+		req->mr = NULL;
+		req->mr_valid = false;
+	} else if (req->mr) {
 		ib_mr_pool_put(queue->qp, &queue->qp->rdma_mrs, req->mr);
 		req->mr = NULL;
 	}
@@ -858,6 +960,27 @@ static int rdmablk_ireq_map_data(struct rdmablk_iqueue *queue,
 }
 
 /**
+ * rdmablk_ireq_reset() - forget a request's previous life
+ * @rq: the request, before blk_mq_start_request(): no answer is taken
+ *	for it until its new command is posted
+ */
+void rdmablk_ireq_reset(struct request *rq)
+{
+	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
+
+	atomic_set(&req->arm, RDMABLK_ARM_IDLE);
+	req->requeue = false;
+	req->status = RDMABLK_S_IO_ERROR;
+	req->mr = NULL;
+	req->mr_valid = false;
+	req->nents = 0;
+	req->sgt.sgl = NULL;
+	req->cmd_dma = 0;
+	req->send_wr.num_sge = 1;
+	refcount_set(&req->ref, 2);
+}
+
+/**
  * rdmablk_iqueue_submit() - send a block request to the target
  * @queue: a live queue
  * @rq: the request, started
@@ -870,7 +993,8 @@ blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
 	struct rdmablk_cmd_info c = {};
 	struct ib_send_wr *first = &req->send_wr;
-	int ret;
+	const struct ib_send_wr *bad_wr;
+	int arm, ret;
 
 	c.opcode = rdmablk_rq_opcode(rq);
 	if (!c.opcode)
@@ -886,13 +1010,6 @@ blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 		c.length = 0, c.offset = 0;
 
 	req->queue = queue;
-	req->responded = false;
-	req->status = RDMABLK_S_IO_ERROR;
-	req->mr = NULL;
-	req->nents = 0;
-	req->sgt.sgl = NULL;
-	req->send_wr.num_sge = 1;
-	refcount_set(&req->ref, 2);
 
 	if (blk_rq_nr_phys_segments(rq) &&
 	    (c.opcode == RDMABLK_OP_READ || c.opcode == RDMABLK_OP_WRITE)) {
@@ -929,9 +1046,23 @@ blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 	req->inv_wr.send_flags = IB_SEND_SIGNALED;
 	req->inv_wr.num_sge = 0;
 
-	ret = ib_post_send(queue->qp, first, NULL);
-	if (ret)
+	/* From here an answer is kept, from the post on it is taken. */
+	atomic_set(&req->arm, RDMABLK_ARM_POSTING);
+	ret = ib_post_send(queue->qp, first, &bad_wr);
+	if (ret) {
+		/* Posted up to bad_wr: a registration may have been. */
+		req->mr_valid = req->mr && bad_wr != first;
+		atomic_set(&req->arm, RDMABLK_ARM_IDLE);
 		goto out_unmap;
+	}
+	if (req->mr)
+		req->mr_valid = true;
+	arm = atomic_cmpxchg(&req->arm, RDMABLK_ARM_POSTING, RDMABLK_ARM_ARMED);
+	if (unlikely(arm == RDMABLK_ARM_EARLY)) {
+		/* Answered while posting: act on it now that all is posted. */
+		atomic_set(&req->arm, RDMABLK_ARM_IDLE);
+		rdmablk_iqueue_answered(queue, rq, req->early_status, NULL);
+	}
 	atomic64_inc(&queue->commands);
 	return BLK_STS_OK;
 

@@ -58,7 +58,11 @@
  *     reply: the device, as one DEV_GET message
  *   RDMABLK_CMD_DEV_SET           request: RDMABLK_ATTR_DEV_INDEX and any of
  *                                 RECONNECT_DELAY, CTRL_LOSS_TMO, FAST_IO_FAIL_TMO,
- *                                 KEEPALIVE_TMO; takes effect at once
+ *                                 KEEPALIVE_TMO; takes effect at once, but for
+ *                                 KEEPALIVE_TMO, which the target learns at
+ *                                 connect: a new value applies from the next
+ *                                 connect, and a live device reconnects at once
+ *                                 for it (a reset: in-flight I/O is requeued)
  *   RDMABLK_CMD_RECONNECT         request: RDMABLK_ATTR_DEV_INDEX; a device that is
  *                                 reconnecting tries now instead of at its next timer,
  *                                 one that gave up starts again, a live one drops

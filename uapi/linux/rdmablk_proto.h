@@ -27,9 +27,12 @@
  *     consumes the receive the response would have, and the initiator
  *     invalidates its registration itself. The target chooses per READ
  *     (the initiator accepts either); a failed READ always gets a response.
- *  4. While connected, the initiator sends RDMABLK_OP_KEEPALIVE on queue 0
- *     every keepalive_ms / 2 using the last of its credits, which it keeps
- *     for that; each side treats a peer silent for too long as gone.
+ *  4. While connected, the initiator sends RDMABLK_OP_KEEPALIVE on every
+ *     queue (each connection is reaped on its own, so each needs its own
+ *     proof of life) every keepalive_ms / 2 unless a response arrived on
+ *     that queue in that half interval, using the last of its credits,
+ *     which it keeps for that; each side treats a peer silent for too long
+ *     as gone.
  *  5. rdma_disconnect() by either side.
  *
  * A discovery session is a connection made with RDMABLK_CONN_DISCOVERY: it
@@ -83,9 +86,10 @@
  * @queue_id: which queue of the attachment this connection serves
  * @queue_depth: commands the initiator wants outstanding at once
  * @flags: RDMABLK_CONN_* the initiator supports
- * @keepalive_ms: the initiator sends RDMABLK_OP_KEEPALIVE at least this
- *	often on queue 0; the target drops a connection that stays silent
- *	for twice as long. 0: no keep-alive.
+ * @keepalive_ms: the initiator sends RDMABLK_OP_KEEPALIVE (or gets a
+ *	response) at least this often on this connection, whichever queue it
+ *	is; the target drops a connection that stays silent for twice as
+ *	long. 0: no keep-alive. Fixed for the life of the connection.
  * @reserved: zero
  */
 struct rdmablk_conn_req {

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The initiator device's state machine, as one table, in the style of
+ * nvme_change_ctrl_state(): every change goes through
+ * rdmablk_dev_state_change_ok(), so no path can bring a device back from
+ * DELETING or make it LIVE without a successful connect.
+ *
+ *   NEW ----------(attached)------------> LIVE
+ *   LIVE ---------(connection lost)-----> RECONNECTING
+ *   RECONNECTING -(attempt succeeded)---> LIVE
+ *   RECONNECTING -(ctrl_loss_tmo, or
+ *                  another export)------> DEAD
+ *   DEAD ---------(RECONNECT command)---> RECONNECTING
+ *   any but DELETING --(detach)---------> DELETING, terminal
+ *
+ * Also the mapping of wire statuses: whatever a target sends, a request
+ * ends with a status of enum rdmablk_status this side knows.
+ */
+#include <linux/rdmablk.h>
+#include <linux/rdmablk_proto.h>
+
+#include "state.h"
+
+bool rdmablk_dev_state_valid(u32 state)
+{
+	switch (state) {
+	case RDMABLK_DEV_NEW:
+	case RDMABLK_DEV_LIVE:
+	case RDMABLK_DEV_DEAD:
+	case RDMABLK_DEV_DELETING:
+	case RDMABLK_DEV_RECONNECTING:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/**
+ * rdmablk_dev_state_change_ok() - may a device go from @old to @new?
+ * @old: current state
+ * @new: wanted state
+ *
+ * Return: true when the change is in the table above.
+ */
+bool rdmablk_dev_state_change_ok(u32 old, u32 new)
+{
+	if (!rdmablk_dev_state_valid(old))
+		return false;
+	switch (new) {
+	case RDMABLK_DEV_LIVE:
+		return old == RDMABLK_DEV_NEW ||
+		       old == RDMABLK_DEV_RECONNECTING;
+	case RDMABLK_DEV_RECONNECTING:
+		return old == RDMABLK_DEV_LIVE || old == RDMABLK_DEV_DEAD;
+	case RDMABLK_DEV_DEAD:
+		return old == RDMABLK_DEV_RECONNECTING;
+	case RDMABLK_DEV_DELETING:
+		return old != RDMABLK_DEV_DELETING;
+	default:
+		return false;
+	}
+}
+
+/**
+ * rdmablk_wire_status() - a status received from the target, checked
+ * @wire: as received, untrusted
+ *
+ * Return: @wire when it is a status of the protocol, else
+ * RDMABLK_S_IO_ERROR: a status this side does not know fails the I/O.
+ */
+u16 rdmablk_wire_status(u16 wire)
+{
+	switch (wire) {
+	case RDMABLK_S_OK:
+	case RDMABLK_S_INVALID:
+	case RDMABLK_S_RANGE:
+	case RDMABLK_S_READ_ONLY:
+	case RDMABLK_S_IO_ERROR:
+	case RDMABLK_S_NO_EXPORT:
+	case RDMABLK_S_DENIED:
+	case RDMABLK_S_NOT_OPEN:
+	case RDMABLK_S_UNSUPPORTED:
+	case RDMABLK_S_NO_SPACE:
+		return wire;
+	default:
+		return RDMABLK_S_IO_ERROR;
+	}
+}
+
+/**
+ * rdmablk_status_to_blk() - the block layer's view of a request's status
+ * @status: enum rdmablk_status
+ *
+ * Return: the blk_status_t the request ends with.
+ */
+blk_status_t rdmablk_status_to_blk(u16 status)
+{
+	switch (status) {
+	case RDMABLK_S_OK:
+		return BLK_STS_OK;
+	case RDMABLK_S_NO_SPACE:
+		return BLK_STS_NOSPC;
+	case RDMABLK_S_UNSUPPORTED:
+		return BLK_STS_NOTSUPP;
+	case RDMABLK_S_RANGE:
+	case RDMABLK_S_READ_ONLY:
+		return BLK_STS_TARGET;
+	default:
+		return BLK_STS_IOERR;
+	}
+}
