@@ -18,7 +18,7 @@
  *    handling may sleep (bio and SG allocation, export lookup). Receive
  *    completions of one connection are handled one at a time, so @exp is
  *    written (at OPEN) and read without a lock there; teardown reads it
- *    after the QP is drained.
+ *    after the QP is drained and every request context came back.
  *  - A discovery session (RDMABLK_CONN_DISCOVERY) opens no export; it
  *    answers DISC_LOG at once and holds one DISC_WAIT until the export
  *    list's generation moves, which rdmablk_tconn_disc_notify() signals
@@ -26,9 +26,11 @@
  *  - A connection is torn down once, by rdmablk_tconn_release() on
  *    rdmablk_wq, scheduled by rdmablk_tconn_close() (idempotent through
  *    RDMABLK_TCONN_CLOSING). It disconnects, drains the QP, waits for every
- *    request context to come back (a bio in flight completes first), drops
- *    its export reference, then frees. The cm id is destroyed last but one;
- *    rdma_destroy_id() waits for a running event handler of the id.
+ *    request context to come back (a bio in flight completes first), then
+ *    reads @exp (final only then: OPEN may have run until the drain),
+ *    unlinks from it and drops its reference, then frees. The cm id is
+ *    destroyed last but one; rdma_destroy_id() waits for a running event
+ *    handler of the id.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -1061,7 +1063,7 @@ static void rdmablk_tconn_release(struct work_struct *work)
 {
 	struct rdmablk_tconn *conn = container_of(work, struct rdmablk_tconn,
 						  release_work);
-	struct rdmablk_export *exp = conn->exp;
+	struct rdmablk_export *exp;
 	struct rdmablk_treq *wait;
 	bool last;
 
@@ -1099,6 +1101,14 @@ static void rdmablk_tconn_release(struct work_struct *work)
 		rdmablk_treq_free(req);
 	}
 
+	/*
+	 * OPEN runs in receive completion work, or where a request context
+	 * comes back to a command that waited for one. The drain ended the
+	 * first, every context is back and CLOSING keeps waiting commands
+	 * from being handled: only now is @exp final. Read before, an OPEN
+	 * still running would leave this connection linked on its export.
+	 */
+	exp = conn->exp;
 	if (exp) {
 		spin_lock(&exp->conns_lock);
 		list_del(&conn->exp_node);
