@@ -28,9 +28,9 @@
  *    RDMABLK_TCONN_CLOSING). It disconnects, drains the QP, waits for every
  *    request context to come back (a bio in flight completes first), then
  *    reads @exp (final only then: OPEN may have run until the drain),
- *    unlinks from it and drops its reference, then frees. The cm id is
- *    destroyed last but one; rdma_destroy_id() waits for a running event
- *    handler of the id.
+ *    unlinks from it and drops its reference. The cm id is destroyed
+ *    before the QP (rdma_destroy_id() waits for a running event handler
+ *    of the id), then the QP, CQ, buffers and PD.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -1123,9 +1123,17 @@ static void rdmablk_tconn_release(struct work_struct *work)
 	if (last)
 		rdmablk_tpages_drain();
 
-	rdmablk_tconn_destroy_qp(conn);
-	rdmablk_tconn_free_bufs(conn);
+	/*
+	 * The id goes first, as in nvmet: the listener tells a connection's
+	 * events from its own by cm_id->qp, which rdma_destroy_qp() clears,
+	 * so an event arriving between the two would be taken for the
+	 * listener's with @conn as its context. rdma_destroy_id() waits for
+	 * a running handler, and no event comes after it.
+	 */
 	rdma_destroy_id(conn->cm_id);
+	ib_destroy_qp(conn->qp);
+	ib_free_cq(conn->cq);
+	rdmablk_tconn_free_bufs(conn);
 	ib_dealloc_pd(conn->pd);
 	kfree(conn);
 }
