@@ -5,7 +5,8 @@
  * registered pages and the pages of the bio sent to the backing device
  * (the kernel's rdma_rw API), responses leave by SEND; a successful small
  * READ is answered by the immediate data of its last RDMA WRITE instead
- * (RDMABLK_CONN_READ_IMM). Payload pages come from tpages.c, uncleared.
+ * (RDMABLK_CONN_READ_IMM). Payload pages come from the connection's own
+ * cache (tpages.c), uncleared but never holding another connection's bytes.
  *
  * Locking and lifetime:
  *  - rdmablk_tconns_lock (spinlock) protects rdmablk_tconns, the list of
@@ -109,7 +110,7 @@ struct rdmablk_trecv {
  * @rw_cqe: completion of the RDMA READ of a write payload
  * @rw: RDMA READ/WRITE context, valid when @sgl is set and @rw_ready
  * @rw_ready: @rw was initialised
- * @sgl: data pages, from tpages.c: stale until overwritten
+ * @sgl: data pages, from @conn->tpages: stale until overwritten
  * @nents: entries in @sgl
  * @status: enum rdmablk_status to answer with
  */
@@ -147,6 +148,7 @@ struct rdmablk_treq {
  * @exp: export opened by OPEN, NULL before
  * @exp_node: entry in @exp->conns
  * @disc_node: entry in rdmablk_disc_conns (discovery sessions)
+ * @tpages: payload pages this connection's commands reuse
  * @rsp_size: bytes of each response buffer
  * @recvs: @nr_recvs receive buffers
  * @nr_recvs: count
@@ -186,6 +188,7 @@ struct rdmablk_tconn {
 	struct rdmablk_export *exp;
 	struct list_head exp_node;
 	struct list_head disc_node;
+	struct rdmablk_tpages tpages;
 	u32 rsp_size;
 	struct rdmablk_trecv *recvs;
 	unsigned int nr_recvs;
@@ -299,7 +302,7 @@ static void rdmablk_treq_unmap(struct rdmablk_treq *req)
 	if (req->rw_ready)
 		rdma_rw_ctx_destroy(&req->rw, conn->qp, conn->port_num,
 				    req->sgl, req->nents, dir);
-	rdmablk_tpages_free(req->sgl, req->nents);
+	rdmablk_tpages_free(&conn->tpages, req->sgl, req->nents);
 }
 
 static void rdmablk_tconn_send_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -505,13 +508,14 @@ static int rdmablk_treq_map(struct rdmablk_treq *req,
 	int ret;
 
 	/* Stale pages: the device or the RDMA READ overwrites all of them. */
-	req->sgl = rdmablk_tpages_alloc(req->cmd.length, &req->nents);
+	req->sgl = rdmablk_tpages_alloc(&conn->tpages, req->cmd.length,
+					&req->nents);
 	if (!req->sgl)
 		return -ENOMEM;
 	ret = rdma_rw_ctx_init(&req->rw, conn->qp, conn->port_num, req->sgl,
 			       req->nents, 0, req->cmd.addr, req->cmd.rkey, dir);
 	if (ret < 0) {
-		rdmablk_tpages_free(req->sgl, req->nents);
+		rdmablk_tpages_free(&conn->tpages, req->sgl, req->nents);
 		req->sgl = NULL;
 		return ret;
 	}
@@ -1065,7 +1069,6 @@ static void rdmablk_tconn_release(struct work_struct *work)
 						  release_work);
 	struct rdmablk_export *exp;
 	struct rdmablk_treq *wait;
-	bool last;
 
 	/* No export change reaches the session once it is off the list. */
 	spin_lock(&rdmablk_tconns_lock);
@@ -1117,11 +1120,9 @@ static void rdmablk_tconn_release(struct work_struct *work)
 	}
 	spin_lock(&rdmablk_tconns_lock);
 	list_del(&conn->node);
-	last = list_empty(&rdmablk_tconns);
 	spin_unlock(&rdmablk_tconns_lock);
-	/* An idle target keeps no payload pages. */
-	if (last)
-		rdmablk_tpages_drain();
+	/* Every request context is back: so are all payload pages. */
+	rdmablk_tpages_drain(&conn->tpages);
 
 	/*
 	 * The id goes first, as in nvmet: the listener tells a connection's
@@ -1184,6 +1185,7 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	INIT_LIST_HEAD(&conn->failed);
 	INIT_LIST_HEAD(&conn->exp_node);
 	INIT_LIST_HEAD(&conn->disc_node);
+	rdmablk_tpages_init(&conn->tpages);
 	init_waitqueue_head(&conn->wq);
 	INIT_WORK(&conn->release_work, rdmablk_tconn_release);
 	INIT_DELAYED_WORK(&conn->ka_work, rdmablk_tconn_ka_work);
@@ -1365,7 +1367,6 @@ static struct ib_client rdmablk_target_client = {
 
 int rdmablk_target_init(void)
 {
-	rdmablk_tpages_init();
 	return ib_register_client(&rdmablk_target_client);
 }
 
@@ -1374,6 +1375,4 @@ void rdmablk_target_exit(void)
 {
 	rdmablk_tconn_close_all(NULL);
 	ib_unregister_client(&rdmablk_target_client);
-	/* Every connection gave its request contexts back before it went. */
-	rdmablk_tpages_drain();
 }
