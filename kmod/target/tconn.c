@@ -37,6 +37,7 @@
 
 #include <linux/bio.h>
 #include <linux/blkdev.h>
+#include <linux/dma-mapping.h>
 #include <linux/moduleparam.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
@@ -109,7 +110,8 @@ struct rdmablk_trecv {
  * @rsp_cqe: completion of @rsp_wr, or of the WRITE_WITH_IMM ending a READ
  * @rw_cqe: completion of the RDMA READ of a write payload
  * @rw: RDMA READ/WRITE context, valid when @sgl is set and @rw_ready
- * @rw_ready: @rw was initialised
+ * @rw_ready: @rw was initialised and not destroyed yet: @sgl is mapped
+ * @keyed: the command's rkey was used, so the response may invalidate it
  * @sgl: data pages, from @conn->tpages: stale until overwritten
  * @nents: entries in @sgl
  * @status: enum rdmablk_status to answer with
@@ -128,6 +130,7 @@ struct rdmablk_treq {
 	struct ib_cqe rw_cqe;
 	struct rdma_rw_ctx rw;
 	bool rw_ready;
+	bool keyed;
 	struct scatterlist *sgl;
 	unsigned int nents;
 	u16 status;
@@ -274,6 +277,7 @@ static void rdmablk_treq_free(struct rdmablk_treq *req)
 	req->recv = NULL;
 	req->sgl = NULL;
 	req->rw_ready = false;
+	req->keyed = false;
 
 	spin_lock_irqsave(&conn->lock, flags);
 	if (!list_empty(&conn->pending) &&
@@ -347,6 +351,20 @@ static struct ib_send_wr *rdmablk_treq_read_imm_wrs(struct rdmablk_treq *req)
 	return first;
 }
 
+/*
+ * A READ's pages were mapped for the device before the backing device
+ * filled them: with bounce buffering (swiotlb) the mapping still holds
+ * what the pages held then. Hand the data to the device now.
+ */
+static void rdmablk_treq_sync_read(struct rdmablk_treq *req)
+{
+	struct ib_device *dev = req->conn->dev;
+
+	if (!ib_uses_virt_dma(dev))
+		dma_sync_sg_for_device(dev->dma_device, req->sgl, req->nents,
+				       DMA_TO_DEVICE);
+}
+
 /* Answer a command; for a successful READ, push its data first. */
 static void rdmablk_treq_respond(struct rdmablk_treq *req)
 {
@@ -365,6 +383,8 @@ static void rdmablk_treq_respond(struct rdmablk_treq *req)
 
 	read_ok = req->rw_ready && req->cmd.opcode == RDMABLK_OP_READ &&
 		  req->status == RDMABLK_S_OK;
+	if (read_ok)
+		rdmablk_treq_sync_read(req);
 	if (read_ok && (conn->params.flags & RDMABLK_CONN_READ_IMM) &&
 	    req->cmd.length <= conn->read_imm_max) {
 		first = rdmablk_treq_read_imm_wrs(req);
@@ -381,7 +401,7 @@ static void rdmablk_treq_respond(struct rdmablk_treq *req)
 				      req->rsp_sge.length, DMA_TO_DEVICE);
 
 	/* The initiator's registration is invalidated by our response. */
-	keyed = req->rw_ready && (conn->params.flags & RDMABLK_CONN_REMOTE_INV);
+	keyed = req->keyed && (conn->params.flags & RDMABLK_CONN_REMOTE_INV);
 	if (keyed) {
 		req->rsp_wr.opcode = IB_WR_SEND_WITH_INV;
 		req->rsp_wr.ex.invalidate_rkey = req->cmd.rkey;
@@ -497,6 +517,13 @@ static void rdmablk_treq_rw_done(struct ib_cq *cq, struct ib_wc *wc)
 		rdmablk_treq_respond(req);
 		return;
 	}
+	/*
+	 * Unmap before the device reads the pages: with bounce buffering
+	 * (swiotlb) the data is in the page only once unmapped.
+	 */
+	rdma_rw_ctx_destroy(&req->rw, req->conn->qp, req->conn->port_num,
+			    req->sgl, req->nents, DMA_FROM_DEVICE);
+	req->rw_ready = false;
 	rdmablk_treq_submit_write(req);
 }
 
@@ -520,6 +547,7 @@ static int rdmablk_treq_map(struct rdmablk_treq *req,
 		return ret;
 	}
 	req->rw_ready = true;
+	req->keyed = true;
 	return 0;
 }
 
