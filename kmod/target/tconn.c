@@ -43,6 +43,7 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
+#include <net/ipv6.h>
 #include <rdma/ib_cm.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
@@ -66,6 +67,30 @@ static unsigned int rdmablk_read_imm_max = 4096;
 module_param_named(read_imm_max, rdmablk_read_imm_max, uint, 0644);
 MODULE_PARM_DESC(read_imm_max,
 		 "Target: largest READ, in bytes, completed by RDMA WRITE_WITH_IMM instead of a response when the initiator offers it; 0: never; applies to new connections (default: 4096)");
+
+/*
+ * Admission: every connection costs a PD, a CQ, a QP and buffers before
+ * its initiator has proven anything, so how many the target takes is
+ * bounded, in all and per initiator address.
+ */
+static unsigned int rdmablk_max_conns = 1024;
+module_param_named(max_connections, rdmablk_max_conns, uint, 0644);
+MODULE_PARM_DESC(max_connections,
+		 "Target: most connections (I/O queues and discovery sessions) of all initiators together; beyond, connect requests are refused with REJ_RESOURCES (default: 1024)");
+
+static unsigned int rdmablk_max_conns_per_host = 256;
+module_param_named(max_connections_per_host, rdmablk_max_conns_per_host,
+		   uint, 0644);
+MODULE_PARM_DESC(max_connections_per_host,
+		 "Target: most connections from one initiator address; beyond, connect requests are refused with REJ_RESOURCES; 0: only max_connections applies (default: 256, four attachments of 64 queues)");
+
+/*
+ * RNR retries of our SENDs (responses) before the QP fails: 6 of the
+ * initiator's RNR timer (at most 655 ms) is a deadline of a few seconds
+ * for a peer that stops posting receives, where 7 would retry forever
+ * while the command's payload pages stay pinned.
+ */
+#define RDMABLK_TARGET_RNR_RETRY	6
 
 enum {
 	RDMABLK_TCONN_CLOSING,
@@ -1167,6 +1192,38 @@ static void rdmablk_tconn_release(struct work_struct *work)
 	kfree(conn);
 }
 
+static bool rdmablk_same_host(const struct sockaddr *a,
+			      const struct sockaddr *b)
+{
+	if (a->sa_family != b->sa_family)
+		return false;
+	if (a->sa_family == AF_INET)
+		return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+		       ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+	if (a->sa_family == AF_INET6)
+		return ipv6_addr_equal(&((const struct sockaddr_in6 *)a)->sin6_addr,
+				       &((const struct sockaddr_in6 *)b)->sin6_addr);
+	return false;
+}
+
+/* May one more connection from @peer be taken? */
+static bool rdmablk_tconn_admit(const struct sockaddr *peer)
+{
+	unsigned int max_host = READ_ONCE(rdmablk_max_conns_per_host);
+	unsigned int max = READ_ONCE(rdmablk_max_conns);
+	unsigned int all = 0, host = 0;
+	struct rdmablk_tconn *conn;
+
+	lockdep_assert_held(&rdmablk_tconns_lock);
+	list_for_each_entry(conn, &rdmablk_tconns, node) {
+		all++;
+		if (rdmablk_same_host(peer,
+				      (struct sockaddr *)&conn->cm_id->route.addr.dst_addr))
+			host++;
+	}
+	return all < max && (!max_host || host < max_host);
+}
+
 static void rdmablk_tconn_reject(struct rdma_cm_id *cm_id, u16 reason)
 {
 	struct rdmablk_conn_rej rej;
@@ -1186,17 +1243,27 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 {
 	struct rdmablk_conn_params req;
 	struct rdma_conn_param param = {};
+	struct sockaddr *peer = (struct sockaddr *)&cm_id->route.addr.dst_addr;
 	struct rdmablk_conn_rep rep;
 	struct rdmablk_tconn *conn;
 	int reason, ret;
+	bool admitted;
 
 	reason = rdmablk_conn_req_decode(ev->param.conn.private_data,
 					 ev->param.conn.private_data_len, &req);
 	if (reason) {
 		pr_warn_ratelimited("connect request from %pISpc rejected: reason %d\n",
-				    &cm_id->route.addr.dst_addr, reason);
+				    peer, reason);
 		rdmablk_tconn_reject(cm_id, reason);
 		return -ECONNREFUSED;
+	}
+	/* Checked again when the connection is added, under the lock. */
+	spin_lock(&rdmablk_tconns_lock);
+	admitted = rdmablk_tconn_admit(peer);
+	spin_unlock(&rdmablk_tconns_lock);
+	if (!admitted) {
+		ret = -EBUSY;
+		goto out_limit;
 	}
 
 	conn = kzalloc(sizeof(*conn), GFP_KERNEL);
@@ -1221,10 +1288,12 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	INIT_WORK(&conn->disc_work, rdmablk_tconn_disc_work);
 
 	conn->params = req;
-	/* A hostile interval must not turn the timer into a busy loop. */
-	if (req.keepalive_ms)
-		conn->params.keepalive_ms = clamp_t(u32, req.keepalive_ms, 1000,
-						    RDMABLK_MAX_TMO * 1000U);
+	/*
+	 * Every session has a keep-alive (0 was refused); a hostile interval
+	 * must not turn the timer into a busy loop.
+	 */
+	conn->params.keepalive_ms = clamp_t(u32, req.keepalive_ms, 1000,
+					    RDMABLK_MAX_TMO * 1000U);
 	conn->params.queue_depth = min_t(u16, req.queue_depth,
 					 RDMABLK_TARGET_MAX_QD);
 	conn->params.flags = req.flags & (RDMABLK_CONN_REMOTE_INV |
@@ -1267,24 +1336,30 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 			goto out_free_bufs;
 	}
 
+	spin_lock(&rdmablk_tconns_lock);
+	admitted = rdmablk_tconn_admit(peer);
+	if (admitted) {
+		list_add_tail(&conn->node, &rdmablk_tconns);
+		if (conn->params.flags & RDMABLK_CONN_DISCOVERY)
+			list_add_tail(&conn->disc_node, &rdmablk_disc_conns);
+	}
+	spin_unlock(&rdmablk_tconns_lock);
+	if (!admitted) {
+		ret = -EBUSY;
+		goto out_free_bufs;
+	}
 	cm_id->context = conn;
 	conn->last_rx = jiffies;
 	if (!(conn->params.flags & RDMABLK_CONN_DISCOVERY))
 		queue_delayed_work(rdmablk_wq, &conn->open_work,
 				   RDMABLK_OPEN_TIMEOUT);
-	if (conn->params.keepalive_ms)
-		queue_delayed_work(rdmablk_wq, &conn->ka_work,
-				   msecs_to_jiffies(conn->params.keepalive_ms));
-	spin_lock(&rdmablk_tconns_lock);
-	list_add_tail(&conn->node, &rdmablk_tconns);
-	if (conn->params.flags & RDMABLK_CONN_DISCOVERY)
-		list_add_tail(&conn->disc_node, &rdmablk_disc_conns);
-	spin_unlock(&rdmablk_tconns_lock);
+	queue_delayed_work(rdmablk_wq, &conn->ka_work,
+			   msecs_to_jiffies(conn->params.keepalive_ms));
 
 	rdmablk_conn_rep_encode(&rep, &conn->params);
 	param.private_data = &rep;
 	param.private_data_len = sizeof(rep);
-	param.rnr_retry_count = 7;
+	param.rnr_retry_count = RDMABLK_TARGET_RNR_RETRY;
 	param.flow_control = 1;
 	param.initiator_depth = min_t(u8, ev->param.conn.initiator_depth,
 				      conn->dev->attrs.max_qp_init_rd_atom);
@@ -1306,6 +1381,12 @@ out_dealloc_pd:
 	ib_dealloc_pd(conn->pd);
 out_free_conn:
 	kfree(conn);
+	if (ret != -EBUSY)
+		goto out_reject;
+out_limit:
+	pr_warn_ratelimited("connect request from %pISpc refused: connection limit (max_connections %u, max_connections_per_host %u)\n",
+			    peer, READ_ONCE(rdmablk_max_conns),
+			    READ_ONCE(rdmablk_max_conns_per_host));
 out_reject:
 	rdmablk_tconn_reject(cm_id, RDMABLK_REJ_RESOURCES);
 	return ret;
