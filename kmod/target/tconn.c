@@ -35,6 +35,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/atomic.h>
 #include <linux/bio.h>
 #include <linux/blkdev.h>
 #include <linux/dma-mapping.h>
@@ -85,12 +86,14 @@ MODULE_PARM_DESC(max_connections_per_host,
 		 "Target: most connections from one initiator address; beyond, connect requests are refused with REJ_RESOURCES; 0: only max_connections applies (default: 256, four attachments of 64 queues)");
 
 /*
- * RNR retries of our SENDs (responses) before the QP fails: 6 of the
- * initiator's RNR timer (at most 655 ms) is a deadline of a few seconds
- * for a peer that stops posting receives, where 7 would retry forever
- * while the command's payload pages stay pinned.
+ * RNR retries of our SENDs asked for in the REP; the QP's own count comes
+ * from the initiator's REQ, so a peer that stops posting receives can make
+ * them retry for ever. RDMABLK_SEND_DEADLINE bounds that: a connection
+ * whose posted SENDs and RDMA WRITEs made no progress for that long is
+ * dropped, and the payload pages of its commands freed.
  */
 #define RDMABLK_TARGET_RNR_RETRY	6
+#define RDMABLK_SEND_DEADLINE		(10 * HZ)
 
 enum {
 	RDMABLK_TCONN_CLOSING,
@@ -198,6 +201,9 @@ struct rdmablk_treq {
  * @flags: RDMABLK_TCONN_*
  * @release_work: teardown
  * @last_rx: jiffies of the last command received
+ * @tx_inflight: response chains posted and not completed
+ * @tx_progress: jiffies of the last post onto an idle send queue or of
+ *	the last send completion
  * @ka_work: drops the connection when the initiator fell silent
  * @open_work: drops the connection when no export was opened in time
  *	(abandoned connects, idle hostile peers)
@@ -238,6 +244,8 @@ struct rdmablk_tconn {
 	unsigned long flags;
 	struct work_struct release_work;
 	unsigned long last_rx;
+	atomic_t tx_inflight;
+	unsigned long tx_progress;
 	struct delayed_work ka_work;
 	struct delayed_work open_work;
 	struct work_struct disc_work;
@@ -340,6 +348,8 @@ static void rdmablk_tconn_send_done(struct ib_cq *cq, struct ib_wc *wc)
 						rsp_cqe);
 	struct rdmablk_tconn *conn = req->conn;
 
+	WRITE_ONCE(conn->tx_progress, jiffies);
+	atomic_dec(&conn->tx_inflight);
 	/*
 	 * A flushed response may be the only trace of a failed RDMA WRITE
 	 * chained before it (those carry no completion of their own): any
@@ -443,8 +453,12 @@ post:
 	conn->outstanding--;
 	spin_unlock_irqrestore(&conn->lock, flags);
 
+	if (atomic_inc_return(&conn->tx_inflight) == 1)
+		WRITE_ONCE(conn->tx_progress, jiffies);
 	ret = ib_post_send(conn->qp, first, &bad);
 	if (unlikely(ret)) {
+		if (bad == first)
+			atomic_dec(&conn->tx_inflight);
 		tconn_err_ratelimited(conn, "cannot post a response: %d\n", ret);
 		rdmablk_tconn_close(conn);
 		if (bad != first) {
@@ -1087,7 +1101,10 @@ static void rdmablk_tconn_destroy_qp(struct rdmablk_tconn *conn)
 	ib_free_cq(conn->cq);
 }
 
-/* Initiators send keep-alives; one silent for two intervals is gone. */
+/*
+ * Initiators send keep-alives; one silent for two intervals is gone. So is
+ * one that took none of our SENDs for RDMABLK_SEND_DEADLINE.
+ */
 static void rdmablk_tconn_ka_work(struct work_struct *work)
 {
 	struct rdmablk_tconn *conn = container_of(to_delayed_work(work),
@@ -1100,7 +1117,16 @@ static void rdmablk_tconn_ka_work(struct work_struct *work)
 		rdmablk_tconn_close(conn);
 		return;
 	}
-	queue_delayed_work(rdmablk_wq, &conn->ka_work, kato);
+	if (atomic_read(&conn->tx_inflight) &&
+	    time_after(jiffies, READ_ONCE(conn->tx_progress) +
+			       RDMABLK_SEND_DEADLINE)) {
+		tconn_err_ratelimited(conn, "answers not taken for %u s; dropping the connection\n",
+				      RDMABLK_SEND_DEADLINE / HZ);
+		rdmablk_tconn_close(conn);
+		return;
+	}
+	queue_delayed_work(rdmablk_wq, &conn->ka_work,
+			   min(kato, RDMABLK_SEND_DEADLINE / 4));
 }
 
 static void rdmablk_tconn_open_work(struct work_struct *work)
@@ -1354,7 +1380,8 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 		queue_delayed_work(rdmablk_wq, &conn->open_work,
 				   RDMABLK_OPEN_TIMEOUT);
 	queue_delayed_work(rdmablk_wq, &conn->ka_work,
-			   msecs_to_jiffies(conn->params.keepalive_ms));
+			   min(msecs_to_jiffies(conn->params.keepalive_ms),
+			       RDMABLK_SEND_DEADLINE / 4));
 
 	rdmablk_conn_rep_encode(&rep, &conn->params);
 	param.private_data = &rep;
