@@ -8,6 +8,7 @@
 #include <linux/kernel.h>
 #include <linux/ctype.h>
 #include <linux/log2.h>
+#include <linux/rdmablk.h>
 #include <linux/string.h>
 
 #include "proto.h"
@@ -68,10 +69,17 @@ int rdmablk_conn_req_decode(const void *data, size_t len,
 	p->queue_depth = le16_to_cpu(req->queue_depth);
 	if (!p->queue_depth)
 		return RDMABLK_REJ_QUEUE_DEPTH;
+	/* The target answers max_queues = RDMABLK_MAX_QUEUES. */
+	if (p->queue_id >= RDMABLK_MAX_QUEUES)
+		return RDMABLK_REJ_INVALID;
 	p->flags = le32_to_cpu(req->flags);
 	p->keepalive_ms = le32_to_cpu(req->keepalive_ms);
-	/* Keep-alive is how a vanished discovery client is noticed. */
-	if ((p->flags & RDMABLK_CONN_DISCOVERY) && !p->keepalive_ms)
+	/*
+	 * Keep-alive is how a vanished initiator is noticed: a session
+	 * without one, I/O or discovery, would hold the target's resources
+	 * for as long as its peer likes.
+	 */
+	if (!p->keepalive_ms)
 		return RDMABLK_REJ_INVALID;
 	return 0;
 }

@@ -14,6 +14,7 @@ static void rdmablk_conn_req_roundtrip(struct kunit *test)
 	struct rdmablk_conn_params in = {
 		.version = RDMABLK_PROTO_VERSION, .queue_id = 3,
 		.queue_depth = 128, .flags = RDMABLK_CONN_REMOTE_INV,
+		.keepalive_ms = 5000,
 	}, out;
 	struct rdmablk_conn_req wire;
 	const u8 *raw = (const u8 *)&wire;
@@ -28,6 +29,7 @@ static void rdmablk_conn_req_roundtrip(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, out.queue_id, in.queue_id);
 	KUNIT_EXPECT_EQ(test, out.queue_depth, in.queue_depth);
 	KUNIT_EXPECT_EQ(test, out.flags, in.flags);
+	KUNIT_EXPECT_EQ(test, out.keepalive_ms, in.keepalive_ms);
 	/* Transports may pad private data. */
 	KUNIT_EXPECT_EQ(test, rdmablk_conn_req_decode(&wire, 56, &out), 0);
 }
@@ -36,9 +38,12 @@ static void rdmablk_conn_req_rejects(struct kunit *test)
 {
 	struct rdmablk_conn_params p = {
 		.version = RDMABLK_PROTO_VERSION, .queue_depth = 16,
+		.keepalive_ms = 5000,
 	}, out;
 	struct rdmablk_conn_req wire;
 
+	rdmablk_conn_req_encode(&wire, &p);
+	KUNIT_EXPECT_EQ(test, rdmablk_conn_req_decode(&wire, sizeof(wire), &out), 0);
 	KUNIT_EXPECT_EQ(test, rdmablk_conn_req_decode(NULL, 0, &out),
 			RDMABLK_REJ_INVALID);
 	rdmablk_conn_req_encode(&wire, &p);
@@ -58,6 +63,27 @@ static void rdmablk_conn_req_rejects(struct kunit *test)
 	rdmablk_conn_req_encode(&wire, &p);
 	KUNIT_EXPECT_EQ(test, rdmablk_conn_req_decode(&wire, sizeof(wire), &out),
 			RDMABLK_REJ_QUEUE_DEPTH);
+
+	/* Queues beyond max_queues. */
+	p.queue_depth = 16;
+	p.queue_id = RDMABLK_MAX_QUEUES - 1;
+	rdmablk_conn_req_encode(&wire, &p);
+	KUNIT_EXPECT_EQ(test, rdmablk_conn_req_decode(&wire, sizeof(wire), &out), 0);
+	p.queue_id = RDMABLK_MAX_QUEUES;
+	rdmablk_conn_req_encode(&wire, &p);
+	KUNIT_EXPECT_EQ(test, rdmablk_conn_req_decode(&wire, sizeof(wire), &out),
+			RDMABLK_REJ_INVALID);
+	p.queue_id = 0xffff;
+	rdmablk_conn_req_encode(&wire, &p);
+	KUNIT_EXPECT_EQ(test, rdmablk_conn_req_decode(&wire, sizeof(wire), &out),
+			RDMABLK_REJ_INVALID);
+
+	/* An I/O session nobody keeps alive could never be reaped. */
+	p.queue_id = 0;
+	p.keepalive_ms = 0;
+	rdmablk_conn_req_encode(&wire, &p);
+	KUNIT_EXPECT_EQ(test, rdmablk_conn_req_decode(&wire, sizeof(wire), &out),
+			RDMABLK_REJ_INVALID);
 }
 
 static void rdmablk_conn_rep_checks(struct kunit *test)

@@ -5,7 +5,8 @@
  * registered pages and the pages of the bio sent to the backing device
  * (the kernel's rdma_rw API), responses leave by SEND; a successful small
  * READ is answered by the immediate data of its last RDMA WRITE instead
- * (RDMABLK_CONN_READ_IMM). Payload pages come from tpages.c, uncleared.
+ * (RDMABLK_CONN_READ_IMM). Payload pages come from the connection's own
+ * cache (tpages.c), uncleared but never holding another connection's bytes.
  *
  * Locking and lifetime:
  *  - rdmablk_tconns_lock (spinlock) protects rdmablk_tconns, the list of
@@ -18,7 +19,7 @@
  *    handling may sleep (bio and SG allocation, export lookup). Receive
  *    completions of one connection are handled one at a time, so @exp is
  *    written (at OPEN) and read without a lock there; teardown reads it
- *    after the QP is drained.
+ *    after the QP is drained and every request context came back.
  *  - A discovery session (RDMABLK_CONN_DISCOVERY) opens no export; it
  *    answers DISC_LOG at once and holds one DISC_WAIT until the export
  *    list's generation moves, which rdmablk_tconn_disc_notify() signals
@@ -26,19 +27,24 @@
  *  - A connection is torn down once, by rdmablk_tconn_release() on
  *    rdmablk_wq, scheduled by rdmablk_tconn_close() (idempotent through
  *    RDMABLK_TCONN_CLOSING). It disconnects, drains the QP, waits for every
- *    request context to come back (a bio in flight completes first), drops
- *    its export reference, then frees. The cm id is destroyed last but one;
- *    rdma_destroy_id() waits for a running event handler of the id.
+ *    request context to come back (a bio in flight completes first), then
+ *    reads @exp (final only then: OPEN may have run until the drain),
+ *    unlinks from it and drops its reference. The cm id is destroyed
+ *    before the QP (rdma_destroy_id() waits for a running event handler
+ *    of the id), then the QP, CQ, buffers and PD.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/atomic.h>
 #include <linux/bio.h>
 #include <linux/blkdev.h>
+#include <linux/dma-mapping.h>
 #include <linux/moduleparam.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
+#include <net/ipv6.h>
 #include <rdma/ib_cm.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
@@ -62,6 +68,32 @@ static unsigned int rdmablk_read_imm_max = 4096;
 module_param_named(read_imm_max, rdmablk_read_imm_max, uint, 0644);
 MODULE_PARM_DESC(read_imm_max,
 		 "Target: largest READ, in bytes, completed by RDMA WRITE_WITH_IMM instead of a response when the initiator offers it; 0: never; applies to new connections (default: 4096)");
+
+/*
+ * Admission: every connection costs a PD, a CQ, a QP and buffers before
+ * its initiator has proven anything, so how many the target takes is
+ * bounded, in all and per initiator address.
+ */
+static unsigned int rdmablk_max_conns = 1024;
+module_param_named(max_connections, rdmablk_max_conns, uint, 0644);
+MODULE_PARM_DESC(max_connections,
+		 "Target: most connections (I/O queues and discovery sessions) of all initiators together; beyond, connect requests are refused with REJ_RESOURCES (default: 1024)");
+
+static unsigned int rdmablk_max_conns_per_host = 256;
+module_param_named(max_connections_per_host, rdmablk_max_conns_per_host,
+		   uint, 0644);
+MODULE_PARM_DESC(max_connections_per_host,
+		 "Target: most connections from one initiator address; beyond, connect requests are refused with REJ_RESOURCES; 0: only max_connections applies (default: 256, four attachments of 64 queues)");
+
+/*
+ * RNR retries of our SENDs asked for in the REP; the QP's own count comes
+ * from the initiator's REQ, so a peer that stops posting receives can make
+ * them retry for ever. RDMABLK_SEND_DEADLINE bounds that: a connection
+ * whose posted SENDs and RDMA WRITEs made no progress for that long is
+ * dropped, and the payload pages of its commands freed.
+ */
+#define RDMABLK_TARGET_RNR_RETRY	6
+#define RDMABLK_SEND_DEADLINE		(10 * HZ)
 
 enum {
 	RDMABLK_TCONN_CLOSING,
@@ -106,8 +138,9 @@ struct rdmablk_trecv {
  * @rsp_cqe: completion of @rsp_wr, or of the WRITE_WITH_IMM ending a READ
  * @rw_cqe: completion of the RDMA READ of a write payload
  * @rw: RDMA READ/WRITE context, valid when @sgl is set and @rw_ready
- * @rw_ready: @rw was initialised
- * @sgl: data pages, from tpages.c: stale until overwritten
+ * @rw_ready: @rw was initialised and not destroyed yet: @sgl is mapped
+ * @keyed: the command's rkey was used, so the response may invalidate it
+ * @sgl: data pages, from @conn->tpages: stale until overwritten
  * @nents: entries in @sgl
  * @status: enum rdmablk_status to answer with
  */
@@ -125,6 +158,7 @@ struct rdmablk_treq {
 	struct ib_cqe rw_cqe;
 	struct rdma_rw_ctx rw;
 	bool rw_ready;
+	bool keyed;
 	struct scatterlist *sgl;
 	unsigned int nents;
 	u16 status;
@@ -145,6 +179,7 @@ struct rdmablk_treq {
  * @exp: export opened by OPEN, NULL before
  * @exp_node: entry in @exp->conns
  * @disc_node: entry in rdmablk_disc_conns (discovery sessions)
+ * @tpages: payload pages this connection's commands reuse
  * @rsp_size: bytes of each response buffer
  * @recvs: @nr_recvs receive buffers
  * @nr_recvs: count
@@ -166,6 +201,9 @@ struct rdmablk_treq {
  * @flags: RDMABLK_TCONN_*
  * @release_work: teardown
  * @last_rx: jiffies of the last command received
+ * @tx_inflight: response chains posted and not completed
+ * @tx_progress: jiffies of the last post onto an idle send queue or of
+ *	the last send completion
  * @ka_work: drops the connection when the initiator fell silent
  * @open_work: drops the connection when no export was opened in time
  *	(abandoned connects, idle hostile peers)
@@ -184,6 +222,7 @@ struct rdmablk_tconn {
 	struct rdmablk_export *exp;
 	struct list_head exp_node;
 	struct list_head disc_node;
+	struct rdmablk_tpages tpages;
 	u32 rsp_size;
 	struct rdmablk_trecv *recvs;
 	unsigned int nr_recvs;
@@ -205,6 +244,8 @@ struct rdmablk_tconn {
 	unsigned long flags;
 	struct work_struct release_work;
 	unsigned long last_rx;
+	atomic_t tx_inflight;
+	unsigned long tx_progress;
 	struct delayed_work ka_work;
 	struct delayed_work open_work;
 	struct work_struct disc_work;
@@ -269,6 +310,7 @@ static void rdmablk_treq_free(struct rdmablk_treq *req)
 	req->recv = NULL;
 	req->sgl = NULL;
 	req->rw_ready = false;
+	req->keyed = false;
 
 	spin_lock_irqsave(&conn->lock, flags);
 	if (!list_empty(&conn->pending) &&
@@ -297,7 +339,7 @@ static void rdmablk_treq_unmap(struct rdmablk_treq *req)
 	if (req->rw_ready)
 		rdma_rw_ctx_destroy(&req->rw, conn->qp, conn->port_num,
 				    req->sgl, req->nents, dir);
-	rdmablk_tpages_free(req->sgl, req->nents);
+	rdmablk_tpages_free(&conn->tpages, req->sgl, req->nents);
 }
 
 static void rdmablk_tconn_send_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -306,6 +348,8 @@ static void rdmablk_tconn_send_done(struct ib_cq *cq, struct ib_wc *wc)
 						rsp_cqe);
 	struct rdmablk_tconn *conn = req->conn;
 
+	WRITE_ONCE(conn->tx_progress, jiffies);
+	atomic_dec(&conn->tx_inflight);
 	/*
 	 * A flushed response may be the only trace of a failed RDMA WRITE
 	 * chained before it (those carry no completion of their own): any
@@ -342,6 +386,20 @@ static struct ib_send_wr *rdmablk_treq_read_imm_wrs(struct rdmablk_treq *req)
 	return first;
 }
 
+/*
+ * A READ's pages were mapped for the device before the backing device
+ * filled them: with bounce buffering (swiotlb) the mapping still holds
+ * what the pages held then. Hand the data to the device now.
+ */
+static void rdmablk_treq_sync_read(struct rdmablk_treq *req)
+{
+	struct ib_device *dev = req->conn->dev;
+
+	if (!ib_uses_virt_dma(dev))
+		dma_sync_sg_for_device(dev->dma_device, req->sgl, req->nents,
+				       DMA_TO_DEVICE);
+}
+
 /* Answer a command; for a successful READ, push its data first. */
 static void rdmablk_treq_respond(struct rdmablk_treq *req)
 {
@@ -360,6 +418,8 @@ static void rdmablk_treq_respond(struct rdmablk_treq *req)
 
 	read_ok = req->rw_ready && req->cmd.opcode == RDMABLK_OP_READ &&
 		  req->status == RDMABLK_S_OK;
+	if (read_ok)
+		rdmablk_treq_sync_read(req);
 	if (read_ok && (conn->params.flags & RDMABLK_CONN_READ_IMM) &&
 	    req->cmd.length <= conn->read_imm_max) {
 		first = rdmablk_treq_read_imm_wrs(req);
@@ -376,7 +436,7 @@ static void rdmablk_treq_respond(struct rdmablk_treq *req)
 				      req->rsp_sge.length, DMA_TO_DEVICE);
 
 	/* The initiator's registration is invalidated by our response. */
-	keyed = req->rw_ready && (conn->params.flags & RDMABLK_CONN_REMOTE_INV);
+	keyed = req->keyed && (conn->params.flags & RDMABLK_CONN_REMOTE_INV);
 	if (keyed) {
 		req->rsp_wr.opcode = IB_WR_SEND_WITH_INV;
 		req->rsp_wr.ex.invalidate_rkey = req->cmd.rkey;
@@ -393,8 +453,12 @@ post:
 	conn->outstanding--;
 	spin_unlock_irqrestore(&conn->lock, flags);
 
+	if (atomic_inc_return(&conn->tx_inflight) == 1)
+		WRITE_ONCE(conn->tx_progress, jiffies);
 	ret = ib_post_send(conn->qp, first, &bad);
 	if (unlikely(ret)) {
+		if (bad == first)
+			atomic_dec(&conn->tx_inflight);
 		tconn_err_ratelimited(conn, "cannot post a response: %d\n", ret);
 		rdmablk_tconn_close(conn);
 		if (bad != first) {
@@ -492,6 +556,13 @@ static void rdmablk_treq_rw_done(struct ib_cq *cq, struct ib_wc *wc)
 		rdmablk_treq_respond(req);
 		return;
 	}
+	/*
+	 * Unmap before the device reads the pages: with bounce buffering
+	 * (swiotlb) the data is in the page only once unmapped.
+	 */
+	rdma_rw_ctx_destroy(&req->rw, req->conn->qp, req->conn->port_num,
+			    req->sgl, req->nents, DMA_FROM_DEVICE);
+	req->rw_ready = false;
 	rdmablk_treq_submit_write(req);
 }
 
@@ -503,17 +574,19 @@ static int rdmablk_treq_map(struct rdmablk_treq *req,
 	int ret;
 
 	/* Stale pages: the device or the RDMA READ overwrites all of them. */
-	req->sgl = rdmablk_tpages_alloc(req->cmd.length, &req->nents);
+	req->sgl = rdmablk_tpages_alloc(&conn->tpages, req->cmd.length,
+					&req->nents);
 	if (!req->sgl)
 		return -ENOMEM;
 	ret = rdma_rw_ctx_init(&req->rw, conn->qp, conn->port_num, req->sgl,
 			       req->nents, 0, req->cmd.addr, req->cmd.rkey, dir);
 	if (ret < 0) {
-		rdmablk_tpages_free(req->sgl, req->nents);
+		rdmablk_tpages_free(&conn->tpages, req->sgl, req->nents);
 		req->sgl = NULL;
 		return ret;
 	}
 	req->rw_ready = true;
+	req->keyed = true;
 	return 0;
 }
 
@@ -1028,7 +1101,10 @@ static void rdmablk_tconn_destroy_qp(struct rdmablk_tconn *conn)
 	ib_free_cq(conn->cq);
 }
 
-/* Initiators send keep-alives; one silent for two intervals is gone. */
+/*
+ * Initiators send keep-alives; one silent for two intervals is gone. So is
+ * one that took none of our SENDs for RDMABLK_SEND_DEADLINE.
+ */
 static void rdmablk_tconn_ka_work(struct work_struct *work)
 {
 	struct rdmablk_tconn *conn = container_of(to_delayed_work(work),
@@ -1041,7 +1117,16 @@ static void rdmablk_tconn_ka_work(struct work_struct *work)
 		rdmablk_tconn_close(conn);
 		return;
 	}
-	queue_delayed_work(rdmablk_wq, &conn->ka_work, kato);
+	if (atomic_read(&conn->tx_inflight) &&
+	    time_after(jiffies, READ_ONCE(conn->tx_progress) +
+			       RDMABLK_SEND_DEADLINE)) {
+		tconn_err_ratelimited(conn, "answers not taken for %u s; dropping the connection\n",
+				      RDMABLK_SEND_DEADLINE / HZ);
+		rdmablk_tconn_close(conn);
+		return;
+	}
+	queue_delayed_work(rdmablk_wq, &conn->ka_work,
+			   min(kato, RDMABLK_SEND_DEADLINE / 4));
 }
 
 static void rdmablk_tconn_open_work(struct work_struct *work)
@@ -1061,9 +1146,8 @@ static void rdmablk_tconn_release(struct work_struct *work)
 {
 	struct rdmablk_tconn *conn = container_of(work, struct rdmablk_tconn,
 						  release_work);
-	struct rdmablk_export *exp = conn->exp;
+	struct rdmablk_export *exp;
 	struct rdmablk_treq *wait;
-	bool last;
 
 	/* No export change reaches the session once it is off the list. */
 	spin_lock(&rdmablk_tconns_lock);
@@ -1099,6 +1183,14 @@ static void rdmablk_tconn_release(struct work_struct *work)
 		rdmablk_treq_free(req);
 	}
 
+	/*
+	 * OPEN runs in receive completion work, or where a request context
+	 * comes back to a command that waited for one. The drain ended the
+	 * first, every context is back and CLOSING keeps waiting commands
+	 * from being handled: only now is @exp final. Read before, an OPEN
+	 * still running would leave this connection linked on its export.
+	 */
+	exp = conn->exp;
 	if (exp) {
 		spin_lock(&exp->conns_lock);
 		list_del(&conn->exp_node);
@@ -1107,17 +1199,55 @@ static void rdmablk_tconn_release(struct work_struct *work)
 	}
 	spin_lock(&rdmablk_tconns_lock);
 	list_del(&conn->node);
-	last = list_empty(&rdmablk_tconns);
 	spin_unlock(&rdmablk_tconns_lock);
-	/* An idle target keeps no payload pages. */
-	if (last)
-		rdmablk_tpages_drain();
+	/* Every request context is back: so are all payload pages. */
+	rdmablk_tpages_drain(&conn->tpages);
 
-	rdmablk_tconn_destroy_qp(conn);
-	rdmablk_tconn_free_bufs(conn);
+	/*
+	 * The id goes first, as in nvmet: the listener tells a connection's
+	 * events from its own by cm_id->qp, which rdma_destroy_qp() clears,
+	 * so an event arriving between the two would be taken for the
+	 * listener's with @conn as its context. rdma_destroy_id() waits for
+	 * a running handler, and no event comes after it.
+	 */
 	rdma_destroy_id(conn->cm_id);
+	ib_destroy_qp(conn->qp);
+	ib_free_cq(conn->cq);
+	rdmablk_tconn_free_bufs(conn);
 	ib_dealloc_pd(conn->pd);
 	kfree(conn);
+}
+
+static bool rdmablk_same_host(const struct sockaddr *a,
+			      const struct sockaddr *b)
+{
+	if (a->sa_family != b->sa_family)
+		return false;
+	if (a->sa_family == AF_INET)
+		return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+		       ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+	if (a->sa_family == AF_INET6)
+		return ipv6_addr_equal(&((const struct sockaddr_in6 *)a)->sin6_addr,
+				       &((const struct sockaddr_in6 *)b)->sin6_addr);
+	return false;
+}
+
+/* May one more connection from @peer be taken? */
+static bool rdmablk_tconn_admit(const struct sockaddr *peer)
+{
+	unsigned int max_host = READ_ONCE(rdmablk_max_conns_per_host);
+	unsigned int max = READ_ONCE(rdmablk_max_conns);
+	unsigned int all = 0, host = 0;
+	struct rdmablk_tconn *conn;
+
+	lockdep_assert_held(&rdmablk_tconns_lock);
+	list_for_each_entry(conn, &rdmablk_tconns, node) {
+		all++;
+		if (rdmablk_same_host(peer,
+				      (struct sockaddr *)&conn->cm_id->route.addr.dst_addr))
+			host++;
+	}
+	return all < max && (!max_host || host < max_host);
 }
 
 static void rdmablk_tconn_reject(struct rdma_cm_id *cm_id, u16 reason)
@@ -1139,17 +1269,27 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 {
 	struct rdmablk_conn_params req;
 	struct rdma_conn_param param = {};
+	struct sockaddr *peer = (struct sockaddr *)&cm_id->route.addr.dst_addr;
 	struct rdmablk_conn_rep rep;
 	struct rdmablk_tconn *conn;
 	int reason, ret;
+	bool admitted;
 
 	reason = rdmablk_conn_req_decode(ev->param.conn.private_data,
 					 ev->param.conn.private_data_len, &req);
 	if (reason) {
 		pr_warn_ratelimited("connect request from %pISpc rejected: reason %d\n",
-				    &cm_id->route.addr.dst_addr, reason);
+				    peer, reason);
 		rdmablk_tconn_reject(cm_id, reason);
 		return -ECONNREFUSED;
+	}
+	/* Checked again when the connection is added, under the lock. */
+	spin_lock(&rdmablk_tconns_lock);
+	admitted = rdmablk_tconn_admit(peer);
+	spin_unlock(&rdmablk_tconns_lock);
+	if (!admitted) {
+		ret = -EBUSY;
+		goto out_limit;
 	}
 
 	conn = kzalloc(sizeof(*conn), GFP_KERNEL);
@@ -1166,6 +1306,7 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	INIT_LIST_HEAD(&conn->failed);
 	INIT_LIST_HEAD(&conn->exp_node);
 	INIT_LIST_HEAD(&conn->disc_node);
+	rdmablk_tpages_init(&conn->tpages);
 	init_waitqueue_head(&conn->wq);
 	INIT_WORK(&conn->release_work, rdmablk_tconn_release);
 	INIT_DELAYED_WORK(&conn->ka_work, rdmablk_tconn_ka_work);
@@ -1173,10 +1314,12 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	INIT_WORK(&conn->disc_work, rdmablk_tconn_disc_work);
 
 	conn->params = req;
-	/* A hostile interval must not turn the timer into a busy loop. */
-	if (req.keepalive_ms)
-		conn->params.keepalive_ms = clamp_t(u32, req.keepalive_ms, 1000,
-						    RDMABLK_MAX_TMO * 1000U);
+	/*
+	 * Every session has a keep-alive (0 was refused); a hostile interval
+	 * must not turn the timer into a busy loop.
+	 */
+	conn->params.keepalive_ms = clamp_t(u32, req.keepalive_ms, 1000,
+					    RDMABLK_MAX_TMO * 1000U);
 	conn->params.queue_depth = min_t(u16, req.queue_depth,
 					 RDMABLK_TARGET_MAX_QD);
 	conn->params.flags = req.flags & (RDMABLK_CONN_REMOTE_INV |
@@ -1219,24 +1362,31 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 			goto out_free_bufs;
 	}
 
+	spin_lock(&rdmablk_tconns_lock);
+	admitted = rdmablk_tconn_admit(peer);
+	if (admitted) {
+		list_add_tail(&conn->node, &rdmablk_tconns);
+		if (conn->params.flags & RDMABLK_CONN_DISCOVERY)
+			list_add_tail(&conn->disc_node, &rdmablk_disc_conns);
+	}
+	spin_unlock(&rdmablk_tconns_lock);
+	if (!admitted) {
+		ret = -EBUSY;
+		goto out_free_bufs;
+	}
 	cm_id->context = conn;
 	conn->last_rx = jiffies;
 	if (!(conn->params.flags & RDMABLK_CONN_DISCOVERY))
 		queue_delayed_work(rdmablk_wq, &conn->open_work,
 				   RDMABLK_OPEN_TIMEOUT);
-	if (conn->params.keepalive_ms)
-		queue_delayed_work(rdmablk_wq, &conn->ka_work,
-				   msecs_to_jiffies(conn->params.keepalive_ms));
-	spin_lock(&rdmablk_tconns_lock);
-	list_add_tail(&conn->node, &rdmablk_tconns);
-	if (conn->params.flags & RDMABLK_CONN_DISCOVERY)
-		list_add_tail(&conn->disc_node, &rdmablk_disc_conns);
-	spin_unlock(&rdmablk_tconns_lock);
+	queue_delayed_work(rdmablk_wq, &conn->ka_work,
+			   min(msecs_to_jiffies(conn->params.keepalive_ms),
+			       RDMABLK_SEND_DEADLINE / 4));
 
 	rdmablk_conn_rep_encode(&rep, &conn->params);
 	param.private_data = &rep;
 	param.private_data_len = sizeof(rep);
-	param.rnr_retry_count = 7;
+	param.rnr_retry_count = RDMABLK_TARGET_RNR_RETRY;
 	param.flow_control = 1;
 	param.initiator_depth = min_t(u8, ev->param.conn.initiator_depth,
 				      conn->dev->attrs.max_qp_init_rd_atom);
@@ -1258,6 +1408,12 @@ out_dealloc_pd:
 	ib_dealloc_pd(conn->pd);
 out_free_conn:
 	kfree(conn);
+	if (ret != -EBUSY)
+		goto out_reject;
+out_limit:
+	pr_warn_ratelimited("connect request from %pISpc refused: connection limit (max_connections %u, max_connections_per_host %u)\n",
+			    peer, READ_ONCE(rdmablk_max_conns),
+			    READ_ONCE(rdmablk_max_conns_per_host));
 out_reject:
 	rdmablk_tconn_reject(cm_id, RDMABLK_REJ_RESOURCES);
 	return ret;
@@ -1347,7 +1503,6 @@ static struct ib_client rdmablk_target_client = {
 
 int rdmablk_target_init(void)
 {
-	rdmablk_tpages_init();
 	return ib_register_client(&rdmablk_target_client);
 }
 
@@ -1356,6 +1511,4 @@ void rdmablk_target_exit(void)
 {
 	rdmablk_tconn_close_all(NULL);
 	ib_unregister_client(&rdmablk_target_client);
-	/* Every connection gave its request contexts back before it went. */
-	rdmablk_tpages_drain();
 }

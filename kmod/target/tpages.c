@@ -7,70 +7,53 @@
  * fills them and the device takes them. With init_on_alloc, the default of
  * the usual distribution kernels, every page the allocator hands out is
  * cleared first, which for a 128 KiB transfer is 128 KiB of memset per
- * command. So pages a finished command gives back are kept in a small
- * per-CPU cache and handed out again as they are, without clearing: no
- * byte of them leaves the host before it has been overwritten, since a
- * READ's data is sent only after the device filled all of it and a
- * WRITE's pages go to the device only after RDMA READ filled all of them.
+ * command. So pages a finished command gives back are kept and handed out
+ * again as they are, without clearing.
  *
- * The cache holds at most 2 MiB per CPU, and is emptied when the target's
- * last connection goes (rdmablk_tpages_drain()), so an idle target keeps
- * no pages. A page someone else still holds a reference to (a backing
- * driver that took one) is never cached.
+ * A backing device may complete a READ without writing its pages (a
+ * null_blk without memory_backed, a faulty driver): the READ then sends
+ * whatever the pages held. So the cache is one per connection: a page
+ * only ever carries bytes of the export and the initiator of that
+ * connection, which that initiator read or wrote itself. A page new to a
+ * cache comes from the allocator cleared (__GFP_ZERO, at no extra cost
+ * under init_on_alloc), so nothing else of the host's memory can leave.
  *
- * Locking: each CPU's cache has a spinlock, irq-safe because a command
- * whose response cannot be posted gives its pages back from bio
- * completion; normally they come back in CQ work. Allocation and release
- * pick the current CPU's cache but need not stay on it: migrating only
- * means using another CPU's cache, under its lock.
+ * A cache holds at most RDMABLK_TPAGES_MAX pages and is emptied when its
+ * connection goes (rdmablk_tpages_drain()). A page someone else still
+ * holds a reference to (a backing driver that took one) is never cached.
+ *
+ * Locking: @lock is irq-safe because a command whose response cannot be
+ * posted gives its pages back from bio completion; normally they come back
+ * in CQ work.
  */
 #include <linux/gfp.h>
-#include <linux/list.h>
 #include <linux/mm.h>
 #include <linux/page_ref.h>
-#include <linux/percpu.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
-#include <linux/spinlock.h>
 
 #include "tpages.h"
 
-/* Pages kept per CPU: 2 MiB, a queue of 16 commands of 128 KiB. */
-#define RDMABLK_PAGE_CACHE_MAX	(SZ_2M / PAGE_SIZE)
+/* Pages kept per connection: 2 MiB, 16 commands of 128 KiB. */
+#define RDMABLK_TPAGES_MAX	(SZ_2M / PAGE_SIZE)
 
-/**
- * struct rdmablk_page_cache - one CPU's spare payload pages
- * @lock: protects @pages and @nr
- * @pages: the pages, linked by page->lru
- * @nr: their number, at most RDMABLK_PAGE_CACHE_MAX
- */
-struct rdmablk_page_cache {
-	spinlock_t lock;	/* see the locking notes at the top */
-	struct list_head pages;
-	unsigned int nr;
-};
-
-static DEFINE_PER_CPU(struct rdmablk_page_cache, rdmablk_page_caches);
-
-static struct page *rdmablk_page_get(void)
+static struct page *rdmablk_page_get(struct rdmablk_tpages *tp)
 {
-	struct rdmablk_page_cache *c = raw_cpu_ptr(&rdmablk_page_caches);
 	struct page *page;
 	unsigned long flags;
 
-	spin_lock_irqsave(&c->lock, flags);
-	page = list_first_entry_or_null(&c->pages, struct page, lru);
+	spin_lock_irqsave(&tp->lock, flags);
+	page = list_first_entry_or_null(&tp->pages, struct page, lru);
 	if (page) {
 		list_del(&page->lru);
-		c->nr--;
+		tp->nr--;
 	}
-	spin_unlock_irqrestore(&c->lock, flags);
-	return page ?: alloc_page(GFP_KERNEL);
+	spin_unlock_irqrestore(&tp->lock, flags);
+	return page ?: alloc_page(GFP_KERNEL | __GFP_ZERO);
 }
 
-static void rdmablk_page_put(struct page *page)
+static void rdmablk_page_put(struct rdmablk_tpages *tp, struct page *page)
 {
-	struct rdmablk_page_cache *c = raw_cpu_ptr(&rdmablk_page_caches);
 	unsigned long flags;
 	bool kept = false;
 
@@ -79,25 +62,27 @@ static void rdmablk_page_put(struct page *page)
 		put_page(page);
 		return;
 	}
-	spin_lock_irqsave(&c->lock, flags);
-	if (c->nr < RDMABLK_PAGE_CACHE_MAX) {
-		list_add(&page->lru, &c->pages);
-		c->nr++;
+	spin_lock_irqsave(&tp->lock, flags);
+	if (tp->nr < RDMABLK_TPAGES_MAX) {
+		list_add(&page->lru, &tp->pages);
+		tp->nr++;
 		kept = true;
 	}
-	spin_unlock_irqrestore(&c->lock, flags);
+	spin_unlock_irqrestore(&tp->lock, flags);
 	if (!kept)
 		__free_page(page);
 }
 
 /**
  * rdmablk_tpages_free() - give back a list from rdmablk_tpages_alloc()
+ * @tp: the cache it came from
  * @sgl: the list, may be NULL
  * @nents: its entries
  *
  * Safe in any context.
  */
-void rdmablk_tpages_free(struct scatterlist *sgl, unsigned int nents)
+void rdmablk_tpages_free(struct rdmablk_tpages *tp, struct scatterlist *sgl,
+			 unsigned int nents)
 {
 	struct scatterlist *sg;
 	unsigned int i;
@@ -106,23 +91,25 @@ void rdmablk_tpages_free(struct scatterlist *sgl, unsigned int nents)
 		return;
 	for_each_sg(sgl, sg, nents, i)
 		if (sg_page(sg))
-			rdmablk_page_put(sg_page(sg));
+			rdmablk_page_put(tp, sg_page(sg));
 	kfree(sgl);
 }
 
 /**
  * rdmablk_tpages_alloc() - pages for a payload
+ * @tp: the connection's cache
  * @length: bytes, non-zero
  * @nents: set to the number of entries
  *
- * The pages hold stale data: the caller must overwrite all of @length
- * before any of it is sent or written anywhere.
+ * The pages hold zeroes or bytes an earlier command of the same connection
+ * moved: nothing of another connection or of the rest of the host.
  *
  * Context: process, may sleep.
  *
  * Return: a scatterlist of one page per entry covering @length, or NULL.
  */
-struct scatterlist *rdmablk_tpages_alloc(u32 length, unsigned int *nents)
+struct scatterlist *rdmablk_tpages_alloc(struct rdmablk_tpages *tp, u32 length,
+					 unsigned int *nents)
 {
 	unsigned int n = DIV_ROUND_UP(length, PAGE_SIZE), i;
 	struct scatterlist *sgl, *sg;
@@ -132,10 +119,10 @@ struct scatterlist *rdmablk_tpages_alloc(u32 length, unsigned int *nents)
 		return NULL;
 	sg_init_table(sgl, n);
 	for_each_sg(sgl, sg, n, i) {
-		struct page *page = rdmablk_page_get();
+		struct page *page = rdmablk_page_get(tp);
 
 		if (!page) {
-			rdmablk_tpages_free(sgl, n);
+			rdmablk_tpages_free(tp, sgl, n);
 			return NULL;
 		}
 		sg_set_page(sg, page, min_t(u32, length, PAGE_SIZE), 0);
@@ -146,44 +133,36 @@ struct scatterlist *rdmablk_tpages_alloc(u32 length, unsigned int *nents)
 }
 
 /**
- * rdmablk_tpages_init() - set up the per-CPU caches, empty
+ * rdmablk_tpages_init() - set up an empty cache
+ * @tp: the cache
  */
-void rdmablk_tpages_init(void)
+void rdmablk_tpages_init(struct rdmablk_tpages *tp)
 {
-	int cpu;
-
-	for_each_possible_cpu(cpu) {
-		struct rdmablk_page_cache *c = per_cpu_ptr(&rdmablk_page_caches, cpu);
-
-		spin_lock_init(&c->lock);
-		INIT_LIST_HEAD(&c->pages);
-		c->nr = 0;
-	}
+	spin_lock_init(&tp->lock);
+	INIT_LIST_HEAD(&tp->pages);
+	tp->nr = 0;
 }
 
 /**
  * rdmablk_tpages_drain() - free every cached page
+ * @tp: the cache
  *
- * Safe at any time; pages still in use come back to the cache later.
+ * Pages still in use come back to the cache later: call it again once
+ * every list was given back.
  * Context: any.
  */
-void rdmablk_tpages_drain(void)
+void rdmablk_tpages_drain(struct rdmablk_tpages *tp)
 {
-	int cpu;
+	struct page *page, *next;
+	unsigned long flags;
+	LIST_HEAD(pages);
 
-	for_each_possible_cpu(cpu) {
-		struct rdmablk_page_cache *c = per_cpu_ptr(&rdmablk_page_caches, cpu);
-		struct page *page, *next;
-		unsigned long flags;
-		LIST_HEAD(pages);
-
-		spin_lock_irqsave(&c->lock, flags);
-		list_splice_init(&c->pages, &pages);
-		c->nr = 0;
-		spin_unlock_irqrestore(&c->lock, flags);
-		list_for_each_entry_safe(page, next, &pages, lru) {
-			list_del(&page->lru);
-			__free_page(page);
-		}
+	spin_lock_irqsave(&tp->lock, flags);
+	list_splice_init(&tp->pages, &pages);
+	tp->nr = 0;
+	spin_unlock_irqrestore(&tp->lock, flags);
+	list_for_each_entry_safe(page, next, &pages, lru) {
+		list_del(&page->lru);
+		__free_page(page);
 	}
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests for tpages.c: a payload list covers exactly the length asked
- * for, one page per entry, and pages given back are handed out again.
+ * for, one page per entry; pages given back are handed out again by the
+ * same cache only, and a page new to a cache holds zeroes.
  */
 #include <kunit/test.h>
 #include <linux/mm.h>
@@ -13,14 +14,15 @@ static void rdmablk_tpages_lengths(struct kunit *test)
 {
 	static const u32 lengths[] = { 512, 4096, 4608, 65536, 131072 - 512,
 				       1U << 20 };
+	struct rdmablk_tpages tp;
 	unsigned int i, j, nents;
 
-	rdmablk_tpages_init();
+	rdmablk_tpages_init(&tp);
 	for (i = 0; i < ARRAY_SIZE(lengths); i++) {
 		struct scatterlist *sgl, *sg;
 		u32 total = 0;
 
-		sgl = rdmablk_tpages_alloc(lengths[i], &nents);
+		sgl = rdmablk_tpages_alloc(&tp, lengths[i], &nents);
 		KUNIT_ASSERT_NOT_NULL(test, sgl);
 		KUNIT_EXPECT_EQ(test, nents, DIV_ROUND_UP(lengths[i], PAGE_SIZE));
 		for_each_sg(sgl, sg, nents, j) {
@@ -34,53 +36,82 @@ static void rdmablk_tpages_lengths(struct kunit *test)
 		}
 		KUNIT_EXPECT_TRUE(test, sg_is_last(&sgl[nents - 1]));
 		KUNIT_EXPECT_EQ(test, total, lengths[i]);
-		rdmablk_tpages_free(sgl, nents);
+		rdmablk_tpages_free(&tp, sgl, nents);
 	}
-	rdmablk_tpages_drain();
+	rdmablk_tpages_drain(&tp);
 }
 
 static void rdmablk_tpages_reuse(struct kunit *test)
 {
+	struct rdmablk_tpages tp;
 	struct scatterlist *sgl;
 	struct page *first;
 	unsigned int nents;
 
-	rdmablk_tpages_init();
-	/* The caches are per CPU: stay on one. */
-	migrate_disable();
-	sgl = rdmablk_tpages_alloc(PAGE_SIZE, &nents);
+	rdmablk_tpages_init(&tp);
+	sgl = rdmablk_tpages_alloc(&tp, PAGE_SIZE, &nents);
 	KUNIT_ASSERT_NOT_NULL(test, sgl);
 	first = sg_page(sgl);
-	rdmablk_tpages_free(sgl, nents);
+	rdmablk_tpages_free(&tp, sgl, nents);
 
 	/* The page given back comes out again, as it was. */
-	sgl = rdmablk_tpages_alloc(PAGE_SIZE, &nents);
-	migrate_enable();
+	sgl = rdmablk_tpages_alloc(&tp, PAGE_SIZE, &nents);
 	KUNIT_ASSERT_NOT_NULL(test, sgl);
 	KUNIT_EXPECT_PTR_EQ(test, sg_page(sgl), first);
-	rdmablk_tpages_free(sgl, nents);
+	rdmablk_tpages_free(&tp, sgl, nents);
 
 	/* A page someone else still holds is not cached. */
-	migrate_disable();
-	sgl = rdmablk_tpages_alloc(PAGE_SIZE, &nents);
+	sgl = rdmablk_tpages_alloc(&tp, PAGE_SIZE, &nents);
 	first = sgl ? sg_page(sgl) : NULL;
 	if (first)
 		get_page(first);
-	rdmablk_tpages_free(sgl, nents);
-	sgl = rdmablk_tpages_alloc(PAGE_SIZE, &nents);
-	migrate_enable();
+	rdmablk_tpages_free(&tp, sgl, nents);
+	sgl = rdmablk_tpages_alloc(&tp, PAGE_SIZE, &nents);
 	KUNIT_ASSERT_NOT_NULL(test, first);
 	KUNIT_ASSERT_NOT_NULL(test, sgl);
 	KUNIT_EXPECT_PTR_NE(test, sg_page(sgl), first);
 	put_page(first);
-	rdmablk_tpages_free(sgl, nents);
-	rdmablk_tpages_free(NULL, 0);
-	rdmablk_tpages_drain();
+	rdmablk_tpages_free(&tp, sgl, nents);
+	rdmablk_tpages_free(&tp, NULL, 0);
+	rdmablk_tpages_drain(&tp);
+}
+
+/*
+ * What one connection's payload pages held never reaches another: a page
+ * given back to one cache is not handed out by another, and a page new to
+ * a cache is cleared, whatever the freed pages held.
+ */
+static void rdmablk_tpages_isolated(struct kunit *test)
+{
+	struct rdmablk_tpages a, b;
+	struct scatterlist *sgl, *sg;
+	struct page *first;
+	unsigned int nents, i;
+
+	rdmablk_tpages_init(&a);
+	rdmablk_tpages_init(&b);
+	sgl = rdmablk_tpages_alloc(&a, PAGE_SIZE, &nents);
+	KUNIT_ASSERT_NOT_NULL(test, sgl);
+	first = sg_page(sgl);
+	memset(page_address(first), 0x5a, PAGE_SIZE);
+	rdmablk_tpages_free(&a, sgl, nents);
+
+	sgl = rdmablk_tpages_alloc(&b, 16 * PAGE_SIZE, &nents);
+	KUNIT_ASSERT_NOT_NULL(test, sgl);
+	for_each_sg(sgl, sg, nents, i) {
+		KUNIT_EXPECT_PTR_NE(test, sg_page(sg), first);
+		KUNIT_EXPECT_TRUE(test, !memchr_inv(page_address(sg_page(sg)),
+						    0, PAGE_SIZE));
+	}
+	rdmablk_tpages_free(&b, sgl, nents);
+	rdmablk_tpages_drain(&b);
+	rdmablk_tpages_drain(&a);
 }
 
 static struct kunit_case rdmablk_tpages_test_cases[] = {
 	KUNIT_CASE(rdmablk_tpages_lengths),
 	KUNIT_CASE(rdmablk_tpages_reuse),
+	KUNIT_CASE(rdmablk_tpages_isolated),
 	{}
 };
 

@@ -399,6 +399,8 @@ vm_run_test() {
 	timeout=$(vm_header_var "$path" VM_TIMEOUT)
 	ignore=$(vm_header_var "$path" VM_LOG_IGNORE)
 	disk_mb=$(vm_header_var "$path" VM_TARGET_DISK_MB)
+	# VM_APPEND: more guest kernel command line for this test alone.
+	local RDMABLK_VM_APPEND="${RDMABLK_VM_APPEND:-} $(vm_header_var "$path" VM_APPEND)"
 	rm -rf "$logdir"
 	mkdir -p "$logdir/shared"
 	if [[ $timeout =~ ^[1-9][0-9]*$ ]] && [ "${RDMABLK_VM_TIMEOUT_SCALE:-1}" != 1 ]; then

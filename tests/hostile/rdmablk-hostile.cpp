@@ -35,6 +35,8 @@ std::vector<std::string> scenario_names()
 	std::vector<std::string> names;
 	for (const Scenario &s : scenarios())
 		names.emplace_back(s.name);
+	for (const Scenario &s : extra_scenarios())
+		names.emplace_back(s.name);
 	return names;
 }
 
@@ -42,6 +44,12 @@ std::string scenario_list()
 {
 	std::string text = "Scenarios (\"all\" runs every one, in this order):\n";
 	for (const Scenario &s : scenarios()) {
+		std::string name(s.name);
+		name.resize(std::max<std::size_t>(name.size() + 2, 24), ' ');
+		text += "  " + name + std::string(s.summary) + "\n";
+	}
+	text += "Run only by name:\n";
+	for (const Scenario &s : extra_scenarios()) {
 		std::string name(s.name);
 		name.resize(std::max<std::size_t>(name.size() + 2, 24), ' ');
 		text += "  " + name + std::string(s.summary) + "\n";
@@ -106,6 +114,9 @@ int main(int argc, char **argv)
 	for (const std::string &name : selected) {
 		for (const Scenario &s : scenarios())
 			if (name == "all" || name == s.name)
+				run.push_back(&s);
+		for (const Scenario &s : extra_scenarios())
+			if (name == s.name)
 				run.push_back(&s);
 	}
 

@@ -95,9 +95,24 @@ std::vector<std::uint8_t> open_payload(std::string_view name)
 	return bytes_of(make_open_req(name));
 }
 
-/* Connect with a valid request; anything but an accept fails the scenario. */
-std::unique_ptr<Session> connect(const Config &cfg, const SessionOptions &opts = {})
+/*
+ * The keep-alive interval valid requests announce: the target refuses a
+ * session without one, and none of these connections lives long enough
+ * to need sending one.
+ */
+constexpr std::uint32_t kKeepaliveMs = 60000;
+
+/* A valid connect request for @depth credits. */
+std::vector<std::uint8_t> valid_pdata(std::uint16_t depth)
 {
+	return ConnReq{.queue_depth = depth, .keepalive_ms = kKeepaliveMs}.encode();
+}
+
+/* Connect with a valid request; anything but an accept fails the scenario. */
+std::unique_ptr<Session> connect(const Config &cfg, SessionOptions opts = {})
+{
+	if (!opts.pdata)
+		opts.pdata = valid_pdata(opts.queue_depth);
 	auto s = std::make_unique<Session>(cfg.endpoint, opts, cfg.timeout);
 	if (!s->outcome().established())
 		throw Failure{"the connect request to " + cfg.endpoint.text + " to be accepted",
@@ -737,7 +752,7 @@ std::string connect_flood(const Config &cfg)
 	constexpr unsigned int kConnects = 200;
 	constexpr unsigned int kWindow = 16;
 	const auto ms = static_cast<int>(cfg.timeout.count());
-	const std::vector<std::uint8_t> pdata = ConnReq{.queue_depth = 32}.encode();
+	const std::vector<std::uint8_t> pdata = valid_pdata(32);
 	const auto start_time = Clock::now();
 
 	struct Conn {
@@ -889,6 +904,136 @@ std::string connect_flood(const Config &cfg)
 	       " abandoned before the answer; then connect, OPEN and READ OK";
 }
 
+/*
+ * OPEN racing teardown: each connection queues commands the target answers
+ * with NOT_OPEN, then OPEN behind them, and disconnects at once, so the
+ * target may see the disconnect before its completion work reached the
+ * OPEN. Whatever the order, the target must not keep a connection it tore
+ * down (tests/vm/043 checks the export's connections and its removal).
+ */
+std::string open_disconnect_race(const Config &cfg)
+{
+	constexpr unsigned int kRounds = 40;
+	constexpr std::uint16_t kDepth = 64;
+	const auto start_time = Clock::now();
+	unsigned int rounds = 0;
+
+	for (; rounds < kRounds; rounds++) {
+		SessionOptions opts;
+		opts.queue_depth = kDepth;
+		auto s = connect(cfg, opts);
+		const std::uint16_t credits = s->rep().queue_depth;
+		const unsigned int before = std::min<unsigned int>(credits, kDepth) - 4;
+		for (unsigned int i = 0; i < before; i++)
+			s->send(io_cmd(*s, RDMABLK_OP_READ, 0, kBlock));
+		s->send(open_cmd(*s), open_payload(cfg.export_name));
+		/* The destructor disconnects, right behind the OPEN. */
+	}
+	const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() -
+										start_time);
+	auto s = connect(cfg);
+	open_export(*s, cfg, cfg.export_name);
+	expect_read_ok(*s, cfg);
+	return std::to_string(rounds) + " connections sending OPEN behind commands and disconnecting at once, in " +
+	       seconds(took) + "; then connect, OPEN and READ OK";
+}
+
+/* --- admission and resources ---------------------------------------------- */
+
+std::string keepalive_zero(const Config &cfg)
+{
+	return "REJECTED with " +
+	       expect_rejected(cfg, ConnReq{.queue_depth = 16, .keepalive_ms = 0}.encode(),
+			       RDMABLK_REJ_INVALID, "an I/O session without keep-alive");
+}
+
+std::string queue_beyond_max(const Config &cfg)
+{
+	SessionOptions opts;
+	auto s = connect(cfg, opts);
+	const std::uint16_t max = s->rep().max_queues;
+	s.reset();
+	for (const std::uint16_t id : {max, static_cast<std::uint16_t>(0xffff)})
+		expect_rejected(cfg,
+				ConnReq{.queue_id = id, .queue_depth = 16, .keepalive_ms = kKeepaliveMs}
+					.encode(),
+				RDMABLK_REJ_INVALID, "queue " + std::to_string(id));
+	return "max_queues " + std::to_string(max) + "; REJECTED with REJ_INVALID for queues " +
+	       std::to_string(max) + " and 65535";
+}
+
+/*
+ * An initiator that sends its credits' worth of 128 KiB READs and never
+ * posts a receive for the answers: the target's data and responses meet
+ * RNR NAKs, its payload pages stay pinned. It must give up after a
+ * bounded time, not retry for ever.
+ */
+std::string responses_not_taken(const Config &cfg)
+{
+	constexpr std::uint32_t kLen = 128 << 10;
+	SessionOptions opts;
+	opts.queue_depth = 16;
+	opts.recvs = 1; /* for the OPEN response only */
+	opts.repost = false;
+	auto s = connect(cfg, opts);
+	open_export(*s, cfg, cfg.export_name);
+
+	const unsigned int n = std::min<unsigned int>(s->rep().queue_depth, 16);
+	const auto since = Clock::now();
+	for (unsigned int i = 0; i < n; i++) {
+		Cmd cmd = io_cmd(*s, RDMABLK_OP_READ, std::uint64_t{i} * kLen, kLen);
+		cmd.addr += std::uint64_t{i} * kLen;
+		s->send(cmd);
+	}
+	const std::string seen = expect_drop(*s, cfg, std::to_string(n) +
+					     " READs whose answers find no receive", true);
+	const auto took =
+		std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - since);
+	return std::to_string(n) + " READs of 128 KiB, no receive posted: " + seen + " after " +
+	       seconds(took);
+}
+
+/*
+ * Connections from one address beyond the target's per-host limit are
+ * refused with REJ_RESOURCES; those accepted before keep working. Run it
+ * from an address of its own (--source) with the limit lowered
+ * (tests/vm/045), or it may only show every connect accepted.
+ */
+std::string connection_limit(const Config &cfg)
+{
+	constexpr unsigned int kMax = 64;
+	std::vector<std::unique_ptr<Session>> held;
+	unsigned int refused = 0;
+	std::string other;
+
+	for (unsigned int i = 0; i < kMax && !refused; i++) {
+		SessionOptions opts;
+		opts.queue_depth = 4;
+		opts.pdata = valid_pdata(opts.queue_depth);
+		auto s = std::make_unique<Session>(cfg.endpoint, opts, cfg.timeout);
+		if (s->outcome().established()) {
+			held.push_back(std::move(s));
+			continue;
+		}
+		const auto rej = s->outcome().rejected() ? decode_conn_rej(s->outcome().event->pdata)
+							 : std::nullopt;
+		if (!rej || rej->reason != RDMABLK_REJ_RESOURCES)
+			throw Failure{"connects accepted up to the limit, then REJ_RESOURCES",
+				      "connect " + std::to_string(i) + ": " + s->outcome().describe()};
+		refused++;
+	}
+	if (!refused)
+		throw Failure{"REJ_RESOURCES within " + std::to_string(kMax) + " connections",
+			      std::to_string(held.size()) + " accepted"};
+	if (held.empty())
+		throw Failure{"some connections accepted before the limit", "the first refused"};
+	/* The ones accepted still serve. */
+	open_export(*held.front(), cfg, cfg.export_name);
+	expect_read_ok(*held.front(), cfg);
+	return std::to_string(held.size()) +
+	       " connections accepted, the next refused with REJ_RESOURCES; the first still reads";
+}
+
 constexpr std::array kScenarios = {
 	Scenario{"conn-short-pdata", "connect private data cut inside the magic: REJ_INVALID",
 		 conn_short_pdata},
@@ -930,11 +1075,37 @@ constexpr std::array kScenarios = {
 		 connect_flood},
 };
 
+/*
+ * Not in "all": run by name by the tests that check their aftermath
+ * (tests/vm/043, tests/vm/045), so tests/vm/040 keeps its duration;
+ * connection-limit also needs a lowered limit and an address of its own.
+ */
+constexpr std::array kExtraScenarios = {
+	Scenario{"open-disconnect-race",
+		 "OPEN then disconnect at once, 40 times; then I/O still works",
+		 open_disconnect_race},
+	Scenario{"keepalive-zero", "an I/O session without keep-alive: REJ_INVALID",
+		 keepalive_zero},
+	Scenario{"queue-beyond-max", "queue ids from max_queues up: REJ_INVALID",
+		 queue_beyond_max},
+	Scenario{"responses-not-taken",
+		 "READs whose answers find no receive: disconnect within the timeout",
+		 responses_not_taken},
+	Scenario{"connection-limit",
+		 "connections from one address beyond the limit: REJ_RESOURCES",
+		 connection_limit},
+};
+
 } // namespace
 
 std::span<const Scenario> scenarios()
 {
 	return kScenarios;
+}
+
+std::span<const Scenario> extra_scenarios()
+{
+	return kExtraScenarios;
 }
 
 Verdict run_scenario(const Scenario &scenario, const Config &cfg)

@@ -42,6 +42,9 @@ struct Scenario {
 /* Every scenario, in the order "all" runs them. */
 std::span<const Scenario> scenarios();
 
+/* Scenarios "all" leaves out: they need a set-up of their own. */
+std::span<const Scenario> extra_scenarios();
+
 /* Run one scenario, turning its outcome (or any exception) into a verdict. */
 Verdict run_scenario(const Scenario &scenario, const Config &cfg);
 
