@@ -996,8 +996,8 @@ std::string responses_not_taken(const Config &cfg)
 /*
  * Connections from one address beyond the target's per-host limit are
  * refused with REJ_RESOURCES; those accepted before keep working. Run it
- * from an address of its own (--source) with the limit lowered
- * (tests/vm/045), or it may only show every connect accepted.
+ * with the limit lowered (tests/vm/045), or it may only show every connect
+ * accepted.
  */
 std::string connection_limit(const Config &cfg)
 {
@@ -1078,7 +1078,7 @@ constexpr std::array kScenarios = {
 /*
  * Not in "all": run by name by the tests that check their aftermath
  * (tests/vm/043, tests/vm/045), so tests/vm/040 keeps its duration;
- * connection-limit also needs a lowered limit and an address of its own.
+ * connection-limit also needs a lowered limit.
  */
 constexpr std::array kExtraScenarios = {
 	Scenario{"open-disconnect-race",
