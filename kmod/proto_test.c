@@ -6,6 +6,7 @@
  * faithfully or rejected.
  */
 #include <kunit/test.h>
+#include <linux/rdmablk.h>
 
 #include "proto.h"
 
