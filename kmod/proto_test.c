@@ -479,7 +479,7 @@ static void rdmablk_expect_bytes(struct kunit *test, const void *got,
 static const u8 conn_req_bytes[32] = {
 	0x52, 0x42, 0x4c, 0x4b,		/* magic "RBLK" */
 	0x01, 0x00,			/* version */
-	0x03, 0x02,			/* queue_id 0x0203 */
+	0x23, 0x00,			/* queue_id 0x23, below max_queues */
 	0x05, 0x04,			/* queue_depth 0x0405 */
 	0x00, 0x00,			/* reserved0 */
 	0x05, 0x00, 0x00, 0x00,		/* flags REMOTE_INV | READ_IMM */
@@ -490,7 +490,7 @@ static const u8 conn_req_bytes[32] = {
 static void rdmablk_conn_req_vector(struct kunit *test)
 {
 	const struct rdmablk_conn_params in = {
-		.version = RDMABLK_PROTO_VERSION, .queue_id = 0x0203,
+		.version = RDMABLK_PROTO_VERSION, .queue_id = 0x23,
 		.queue_depth = 0x0405,
 		.flags = RDMABLK_CONN_REMOTE_INV | RDMABLK_CONN_READ_IMM,
 		.keepalive_ms = 0x0a0b0c0d,
@@ -503,7 +503,7 @@ static void rdmablk_conn_req_vector(struct kunit *test)
 	memcpy(&wire, conn_req_bytes, sizeof(wire));
 	KUNIT_ASSERT_EQ(test, rdmablk_conn_req_decode(&wire, sizeof(wire), &out), 0);
 	KUNIT_EXPECT_EQ(test, out.version, 1);
-	KUNIT_EXPECT_EQ(test, out.queue_id, 0x0203);
+	KUNIT_EXPECT_EQ(test, out.queue_id, 0x23);
 	KUNIT_EXPECT_EQ(test, out.queue_depth, 0x0405);
 	KUNIT_EXPECT_EQ(test, out.flags, 5U);
 	KUNIT_EXPECT_EQ(test, out.keepalive_ms, 0x0a0b0c0dU);
