@@ -6,6 +6,7 @@
 #   make demo          boot a VM and show rdmablk working end to end
 #   make check         every test: GoogleTest, KUnit, VM; ends "N passed, M failed"
 #   make check-quick   GoogleTest, KUnit and the static checks, no VM
+#   make check-debug   the debug kernel lane: KASAN + lockdep + kmemleak + UBSAN
 #   make vmtest T=001  one VM test (number, name or path); T unset runs all;
 #                      KERNEL=debug runs it under the debug kernel lane
 #   make bench         rdmablk against nvme-rdma in a VM (BENCH_ARGS="--runtime 10")
@@ -39,6 +40,9 @@ check: deps
 check-quick: deps
 	@scripts/check.sh quick
 
+check-debug: deps
+	@scripts/check.sh debug
+
 vmtest: module userspace
 	@RDMABLK_SKIP_DEPS=1 tests/vm/run $(if $(KERNEL),--kernel $(KERNEL)) $(T)
 
@@ -65,5 +69,5 @@ clean:
 	-$(MAKE) -C kmod clean
 	rm -rf $(BUILD)
 
-.PHONY: all deps module userspace check check-quick vmtest bench kunit demo \
+.PHONY: all deps module userspace check check-quick check-debug vmtest bench kunit demo \
 	install dkms-install clean

@@ -3,11 +3,11 @@
 #
 # Run rdmablk's test layers and print one summary line.
 #
-#   scripts/check.sh all     static checks, GoogleTest (ASan/UBSan), KUnit, VM,
-#                            and the debug kernel lane (KASAN, lockdep,
-#                            kmemleak, UBSAN: the planted-bug selftest and
-#                            the tests in tests/vm/debug-lane.list)
-#   scripts/check.sh quick   the same without the VM layers
+#   scripts/check.sh all     static checks, GoogleTest (ASan/UBSan), KUnit, VM
+#   scripts/check.sh quick   the same without the VM layer
+#   scripts/check.sh debug   the debug kernel lane (KASAN, lockdep, kmemleak,
+#                            UBSAN): the kernel (cached), the planted-bug
+#                            selftest and the tests in tests/vm/debug-lane.list
 #
 # Each layer prints its own "N passed, M failed"; the summary lists every
 # layer with its skips and wall time (also in build/check/timings.txt), then
@@ -246,16 +246,30 @@ debug_lane() {
 	record_vm vm-debug build/check/vm-debug.log "${#tests[@]}"
 }
 
-timed static static_checks
-timed gtest unit_tests
-timed kunit kunit_tests
-if [ "$mode" != quick ]; then
-	timed vm vm_tests
-	timed dbg-kernel debug_kernel
-	if [ "$debug_kernel_ok" = 1 ]; then
-		timed dbg-lane debug_lane
+case $mode in
+all | quick)
+	timed static static_checks
+	timed gtest unit_tests
+	timed kunit kunit_tests
+	[ "$mode" = quick ] || timed vm vm_tests
+	;;
+debug)
+	# The lane needs the userspace tools the VM layer builds.
+	if ! { cmake -S daemon -B build/userspace -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		>build/check/user-cmake.log 2>&1 &&
+	       cmake --build build/userspace -j"$(nproc)" >build/check/user-build.log 2>&1; }; then
+		echo "FAIL userspace build; see build/check/user-build.log"
+		record dbg-lane 0 1
+	else
+		timed dbg-kernel debug_kernel
+		[ "$debug_kernel_ok" = 1 ] && timed dbg-lane debug_lane
 	fi
-fi
+	;;
+*)
+	echo "usage: $0 all|quick|debug" >&2
+	exit 2
+	;;
+esac
 
 section "summary"
 for s in "${summary[@]}"; do
