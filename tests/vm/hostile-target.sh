@@ -68,12 +68,16 @@ listening() {
 	grep -q '^listening on ' "$1"
 }
 
-# selected NAME GROUP: NAME is in GROUP (comma-separated) and, when some
-# scenarios were asked for, one of them.
+# selected NAME GROUP [BY_NAME]: NAME is in GROUP (comma-separated) and,
+# when some scenarios were asked for, one of them; or NAME is in BY_NAME
+# (scenarios run only when asked for) and was asked for.
 selected() {
-	[[ ",$2," == *",$1,"* ]] || return 1
 	local list=${HOSTILE_TARGET_SCENARIOS:-}
 	[ -n "$list" ] || list=$(sed -n 's/.*hostile_target_scenarios=\([^ ]*\).*/\1/p' /proc/cmdline)
+	if [[ ",$2," != *",$1,"* ]]; then
+		[ -n "$list" ] && [[ ",${3:-}," == *",$1,"* ]] && [[ ",$list," == *",$1,"* ]]
+		return
+	fi
 	[ -z "$list" ] && return 0
 	[[ ",$list," == *",$1,"* ]]
 }
@@ -196,15 +200,16 @@ scenario() {
 	[ "$verdict" = PASS ]
 }
 
-# hostile_target_main GROUP: run the scenarios named in GROUP
-# (comma-separated), in the order rdmablk-hostile-target --list gives.
+# hostile_target_main GROUP [BY_NAME]: run the scenarios named in GROUP
+# (comma-separated), and those of BY_NAME that were asked for by name, in
+# the order rdmablk-hostile-target --list gives.
 hostile_target_main() {
-	local group=$1 name expect drop _ failed=() ran=0 left=() p
+	local group=$1 by_name=${2:-} name expect drop _ failed=() ran=0 left=() p
 
 	[ -x "$HT" ] || fail "$HT not found; build it first (make userspace)"
 	load_rdmablk
 	while read -r name expect drop _; do
-		selected "$name" "$group" || continue
+		selected "$name" "$group" "$by_name" || continue
 		if [ "$SECONDS" -ge "$BUDGET" ]; then
 			left+=("$name")
 			continue
