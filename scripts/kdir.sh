@@ -16,7 +16,9 @@ if [ -e "$running/Makefile" ]; then
 	echo "$running"
 	exit 0
 fi
-for d in $(ls -d /lib/modules/*/build 2>/dev/null | sort -V -r); do
+# The debug lane's kernel (scripts/vm/debug-kernel) is not a build target:
+# its module is built apart, in build/debug-kmod/.
+for d in $(ls -d /lib/modules/*/build 2>/dev/null | grep -v -- '-rdmablk-dbg-' | sort -V -r); do
 	if [ -e "$d/Makefile" ]; then
 		echo "$d"
 		exit 0

@@ -191,7 +191,12 @@ static struct request *rdmablk_iqueue_find(struct rdmablk_iqueue *queue,
 	if (tag >= queue->params.queue_depth - 1 || !tags)
 		return NULL;
 	rq = blk_mq_tag_to_rq(tags, tag);
-	if (!rq || blk_mq_rq_state(rq) != MQ_RQ_IN_FLIGHT)
+	/*
+	 * tags->rqs[] keeps the last request each driver tag was given to: a
+	 * request requeued under an I/O scheduler is in flight again under
+	 * another tag, and must not be found under its old one.
+	 */
+	if (!rq || rq->tag != tag || blk_mq_rq_state(rq) != MQ_RQ_IN_FLIGHT)
 		return NULL;
 	req = blk_mq_rq_to_pdu(rq);
 	if (req->queue != queue || opcode != req->cmd->opcode)
