@@ -6,7 +6,7 @@
  * States (enum rdmablk_dev_state), changed only through the table of
  * state.c (rdmablk_dev_state_change_ok()):
  *
- *   attach --> LIVE --(loss)--> RECONNECTING --(attempt ok)--> LIVE
+ *   attach (NEW) --> LIVE --(loss)--> RECONNECTING --(attempt ok)--> LIVE
  *                                   |  fast_io_fail_tmo: I/O fails, retrying goes on
  *                                   +--(ctrl_loss_tmo, or another export
  *                                   |   behind the name)--> DEAD: I/O fails
@@ -32,15 +32,22 @@
  *  - idev->recovery_lock (mutex) serialises err_work, reconnect_work,
  *    fail_fast_work, the RECONNECT command and teardown, and protects what
  *    they change: the queues' connections, quiesced, fail_fast.
+ *    Lookups find a device only once it is RDMABLK_IDEV_ATTACHED, which
+ *    attach sets under this lock as its last step.
+ *  - Attach connects the queues (state NEW), makes the device LIVE and
+ *    returns; add_work adds the disk, whose partition read is I/O like any
+ *    other: the ATTACH request never waits for the target's answers.
  *  - Detach marks the device DELETING (after which no work is armed),
- *    cancels the recovery works, fails I/O if the device is not live,
- *    removes the disk (waiting for in-flight I/O), then tears the queues
- *    down with the same helper as recovery and frees the device.
+ *    cancels the recovery works, fails I/O if the device is not live or
+ *    its disk is still being added, waits for add_work, removes the disk
+ *    (waiting for in-flight I/O), then tears the queues down with the same
+ *    helper as recovery and frees the device.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/blk-mq.h>
 #include <linux/idr.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 #include <linux/uuid.h>
@@ -52,6 +59,28 @@ static LIST_HEAD(rdmablk_idevs);
 static DEFINE_MUTEX(rdmablk_idevs_lock);
 static DEFINE_IDA(rdmablk_index_ida);
 static int rdmablk_major;
+
+/*
+ * Seconds an answer may take before the connection counts as lost (the
+ * blk-mq timeout), for disks attached from then on, as nvme_core's
+ * io_timeout; /sys/block/rdmablkN/queue/io_timeout changes one disk. The
+ * partition read of an attach is bound by it too.
+ */
+static unsigned int rdmablk_io_timeout = 30;
+
+static int rdmablk_param_set_io_timeout(const char *val,
+					const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 1, 3600);
+}
+
+static const struct kernel_param_ops rdmablk_io_timeout_ops = {
+	.set = rdmablk_param_set_io_timeout,
+	.get = param_get_uint,
+};
+module_param_cb(io_timeout, &rdmablk_io_timeout_ops, &rdmablk_io_timeout, 0644);
+MODULE_PARM_DESC(io_timeout,
+		 "Seconds before an unanswered command counts as a lost connection, 1-3600 (default 30); for disks attached afterwards");
 
 static u32 rdmablk_idev_state(struct rdmablk_idev *idev)
 {
@@ -206,7 +235,9 @@ static void rdmablk_idev_event(struct rdmablk_idev *idev,
  * @why: what happened, for the log and the event; a constant string
  *
  * Any context. A live device starts recovering; for one being detached,
- * the in-flight I/O is failed rather than waited for.
+ * the in-flight I/O is failed rather than waited for. A loss while the
+ * queues are being connected (NEW, or RECONNECTING) is remembered for
+ * rdmablk_idev_go_live(), which the attempt ends with.
  */
 void rdmablk_idev_conn_lost(struct rdmablk_idev *idev, const char *why)
 {
@@ -222,10 +253,46 @@ void rdmablk_idev_conn_lost(struct rdmablk_idev *idev, const char *why)
 		stop = true;
 	} else if (idev->state == RDMABLK_DEV_DELETING) {
 		stop = true;
+	} else if ((idev->state == RDMABLK_DEV_NEW ||
+		    idev->state == RDMABLK_DEV_RECONNECTING) && !idev->lost_why) {
+		idev->lost_why = why;
 	}
 	spin_unlock_irqrestore(&idev->state_lock, flags);
 	if (stop)
 		queue_work(rdmablk_wq, &idev->err_work);
+}
+
+/*
+ * The queues of an attach or a reconnect attempt are connected: make the
+ * device LIVE, unless one of them reported a loss meanwhile (an answer
+ * that broke the rules right after OPEN, a disconnect), which nothing
+ * acted on then: the attempt fails with that reason (@why). Return: 0;
+ * -ECONNRESET for such a loss; -ENODEV when the device is being detached.
+ */
+static int rdmablk_idev_go_live(struct rdmablk_idev *idev, const char **why)
+{
+	unsigned long flags;
+	int ret = 0;
+
+	spin_lock_irqsave(&idev->state_lock, flags);
+	if (idev->lost_why) {
+		*why = idev->lost_why;
+		ret = -ECONNRESET;
+	} else if (!__rdmablk_idev_change_state(idev, RDMABLK_DEV_LIVE, NULL)) {
+		ret = -ENODEV;
+	}
+	spin_unlock_irqrestore(&idev->state_lock, flags);
+	return ret;
+}
+
+/* Before an attempt: losses of the queues torn down are not its own. */
+static void rdmablk_idev_forget_loss(struct rdmablk_idev *idev)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&idev->state_lock, flags);
+	idev->lost_why = NULL;
+	spin_unlock_irqrestore(&idev->state_lock, flags);
 }
 
 /* After the queues are stopped: requeue or fail what got no response. */
@@ -574,7 +641,13 @@ static void rdmablk_idev_reconnect_work(struct work_struct *work)
 	max = rdmablk_idev_max_attempts(&idev->tmo, idev->extra_attempts);
 	spin_unlock_irqrestore(&idev->state_lock, flags);
 
+	rdmablk_idev_forget_loss(idev);
 	ret = rdmablk_idev_reconnect_queues(idev, &why);
+	/* Detach may have begun meanwhile: it takes the queues down. */
+	if (!ret)
+		ret = rdmablk_idev_go_live(idev, &why);
+	if (ret == -ENODEV)
+		goto out_unlock;
 	if (ret == -ESTALE) {
 		rdmablk_idev_free_queues(idev);
 		rdmablk_idev_give_up(idev, why);
@@ -606,12 +679,6 @@ static void rdmablk_idev_reconnect_work(struct work_struct *work)
 
 	if (idev->queues[0].open_info.size != idev->info.size)
 		rdmablk_idev_resize(idev, idev->queues[0].open_info.size);
-	/*
-	 * Detach may have begun meanwhile: DELETING is terminal, and detach
-	 * takes down the queues just connected.
-	 */
-	if (!rdmablk_idev_change_state(idev, RDMABLK_DEV_LIVE, NULL))
-		goto out_unlock;
 	WRITE_ONCE(idev->fail_fast, false);
 	cancel_delayed_work(&idev->fail_fast_work);
 	rdmablk_idev_unquiesce(idev);
@@ -828,7 +895,8 @@ static void rdmablk_idev_uevent(struct rdmablk_idev *idev)
 	kobject_uevent_env(&disk_to_dev(idev->disk)->kobj, KOBJ_CHANGE, envp);
 }
 
-static int rdmablk_idev_add_disk(struct rdmablk_idev *idev)
+/* The tag set and the disk, not added yet: rdmablk_idev_add_work() does. */
+static int rdmablk_idev_alloc_disk(struct rdmablk_idev *idev)
 {
 	struct blk_mq_tag_set *set = &idev->tag_set;
 	int ret;
@@ -840,6 +908,7 @@ static int rdmablk_idev_add_disk(struct rdmablk_idev *idev)
 	set->cmd_size = sizeof(struct rdmablk_ireq) +
 			sizeof(struct scatterlist) * RDMABLK_INLINE_SG_CNT;
 	set->flags = BLK_MQ_F_SHOULD_MERGE;
+	set->timeout = READ_ONCE(rdmablk_io_timeout) * HZ;
 	set->driver_data = idev;
 	ret = blk_mq_alloc_tag_set(set);
 	if (ret)
@@ -849,7 +918,9 @@ static int rdmablk_idev_add_disk(struct rdmablk_idev *idev)
 	if (IS_ERR(idev->disk)) {
 		ret = PTR_ERR(idev->disk);
 		idev->disk = NULL;
-		goto out_free_tags;
+		blk_mq_free_tag_set(set);
+		set->tags = NULL;
+		return ret;
 	}
 	idev->disk->major = rdmablk_major;
 	idev->disk->first_minor = idev->index * 16;
@@ -858,23 +929,34 @@ static int rdmablk_idev_add_disk(struct rdmablk_idev *idev)
 	idev->disk->private_data = idev;
 	strscpy(idev->disk->disk_name, idev->name, DISK_NAME_LEN);
 	rdmablk_idev_set_limits(idev);
-
-	rdmablk_idev_change_state(idev, RDMABLK_DEV_LIVE, NULL);
-	ret = device_add_disk(NULL, idev->disk, rdmablk_disk_groups);
-	if (ret)
-		goto out_put_disk;
-	rdmablk_idev_uevent(idev);
 	return 0;
+}
 
-out_put_disk:
-	/* Nothing may recover a device whose disk did not come up. */
-	rdmablk_idev_change_state(idev, RDMABLK_DEV_DELETING, NULL);
-	put_disk(idev->disk);
-	idev->disk = NULL;
-out_free_tags:
-	blk_mq_free_tag_set(set);
-	set->tags = NULL;
-	return ret;
+/*
+ * Add the disk, out of the ATTACH request's context as nvme's scan work
+ * does: device_add_disk() reads the partition table, and a target that
+ * does not answer that read must hold neither the netlink caller nor the
+ * daemon. The read ends like any I/O, within the device's timeouts (or at
+ * detach, which fails it). RDMABLK_IDEV_ADDING is set while this is queued
+ * or running; RDMABLK_IDEV_ADDED once the disk is there.
+ */
+static void rdmablk_idev_add_work(struct work_struct *work)
+{
+	struct rdmablk_idev *idev = container_of(work, struct rdmablk_idev,
+						 add_work);
+	int ret;
+
+	ret = device_add_disk(NULL, idev->disk, rdmablk_disk_groups);
+	if (ret) {
+		pr_err("%s: cannot create the block device: %d; detach it\n",
+		       idev->name, ret);
+		rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_STATE,
+				   "cannot create the block device");
+	} else {
+		set_bit(RDMABLK_IDEV_ADDED, &idev->flags);
+		rdmablk_idev_uevent(idev);
+	}
+	clear_bit(RDMABLK_IDEV_ADDING, &idev->flags);
 }
 
 static struct rdmablk_idev *rdmablk_idev_find(const struct sockaddr_storage *addr,
@@ -912,6 +994,7 @@ int rdmablk_idev_attach(const struct rdmablk_attach_req *req,
 			struct netlink_ext_ack *extack)
 {
 	struct rdmablk_idev *idev, *other;
+	const char *why;
 	int ret;
 
 	idev = kzalloc(sizeof(*idev), GFP_KERNEL);
@@ -924,6 +1007,7 @@ int rdmablk_idev_attach(const struct rdmablk_attach_req *req,
 	spin_lock_init(&idev->state_lock);
 	mutex_init(&idev->recovery_lock);
 	INIT_WORK(&idev->err_work, rdmablk_idev_err_work);
+	INIT_WORK(&idev->add_work, rdmablk_idev_add_work);
 	INIT_DELAYED_WORK(&idev->reconnect_work, rdmablk_idev_reconnect_work);
 	INIT_DELAYED_WORK(&idev->fail_fast_work, rdmablk_idev_fail_fast_work);
 	INIT_DELAYED_WORK(&idev->ka_work, rdmablk_idev_ka_work);
@@ -950,21 +1034,41 @@ int rdmablk_idev_attach(const struct rdmablk_attach_req *req,
 	ret = rdmablk_idev_connect(idev, req, extack);
 	if (ret)
 		goto out_free_queues;
-	ret = rdmablk_idev_add_disk(idev);
+	ret = rdmablk_idev_alloc_disk(idev);
 	if (ret) {
 		NL_SET_ERR_MSG(extack, "cannot create the block device");
 		goto out_free_queues;
 	}
+	/*
+	 * Published under rdmablk_idevs_lock: until RDMABLK_IDEV_ATTACHED is
+	 * set, no lookup finds the device, so nothing can detach it under us.
+	 */
+	mutex_lock(&rdmablk_idevs_lock);
+	ret = rdmablk_idev_go_live(idev, &why);
+	if (ret) {
+		mutex_unlock(&rdmablk_idevs_lock);
+		pr_err("%s: connection to %pISpc lost while attaching %s: %s\n",
+		       idev->name, &idev->addr, idev->export_name, why);
+		NL_SET_ERR_MSG(extack,
+			       "the target broke the connection while attaching; see the kernel log");
+		goto out_free_disk;
+	}
 	rdmablk_idev_arm(idev, &idev->ka_work, idev->tmo.keepalive_tmo * HZ / 2,
 			 RDMABLK_DEV_LIVE, false);
-
+	set_bit(RDMABLK_IDEV_ADDING, &idev->flags);
+	queue_work(rdmablk_wq, &idev->add_work);
+	set_bit(RDMABLK_IDEV_ATTACHED, &idev->flags);
 	pr_info("%s: attached %s on %pISpc, %llu bytes, %u queues of depth %u\n",
 		idev->name, idev->export_name, &idev->addr, idev->info.size,
 		idev->nr_queues, idev->queue_depth);
 	rdmablk_idev_snapshot(idev, info);
 	rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_ATTACHED, NULL);
+	mutex_unlock(&rdmablk_idevs_lock);
 	return 0;
 
+out_free_disk:
+	put_disk(idev->disk);
+	blk_mq_free_tag_set(&idev->tag_set);
 out_free_queues:
 	rdmablk_idev_free_queues(idev);
 	/* Our own disconnect may have queued err_work. */
@@ -998,17 +1102,22 @@ static void rdmablk_idev_destroy(struct rdmablk_idev *idev)
 	flush_work(&idev->err_work);
 
 	/*
-	 * Not live, or a reconnect ran meanwhile: nothing will answer
-	 * in-flight I/O; fail it, and the requeued I/O, now.
+	 * Not live, a reconnect ran meanwhile, or the disk is still being
+	 * added (its partition read may wait on a target that does not
+	 * answer): nothing will answer in-flight I/O; fail it, and the
+	 * requeued I/O, now. New I/O fails: the device is DELETING.
 	 */
 	mutex_lock(&idev->recovery_lock);
-	if (old != RDMABLK_DEV_LIVE || idev->quiesced) {
+	if (old != RDMABLK_DEV_LIVE || idev->quiesced ||
+	    test_bit(RDMABLK_IDEV_ADDING, &idev->flags)) {
 		rdmablk_idev_teardown(idev, false);
 		rdmablk_idev_unquiesce(idev);
 	}
 	mutex_unlock(&idev->recovery_lock);
+	flush_work(&idev->add_work);
 	/* In-flight I/O completes over the live queues, or is failed. */
-	del_gendisk(idev->disk);
+	if (test_bit(RDMABLK_IDEV_ADDED, &idev->flags))
+		del_gendisk(idev->disk);
 
 	mutex_lock(&idev->recovery_lock);
 	rdmablk_idev_teardown(idev, false);
@@ -1032,7 +1141,8 @@ static struct rdmablk_idev *rdmablk_idev_by_index(int index)
 
 	lockdep_assert_held(&rdmablk_idevs_lock);
 	list_for_each_entry(idev, &rdmablk_idevs, node)
-		if (idev->index == index && idev->disk)
+		if (idev->index == index &&
+		    test_bit(RDMABLK_IDEV_ATTACHED, &idev->flags))
 			return idev;
 	return NULL;
 }
@@ -1181,7 +1291,7 @@ int rdmablk_idev_get(unsigned long idx, struct rdmablk_dev_info *info)
 
 	mutex_lock(&rdmablk_idevs_lock);
 	list_for_each_entry(idev, &rdmablk_idevs, node) {
-		if (!idev->disk || idx--)
+		if (!test_bit(RDMABLK_IDEV_ATTACHED, &idev->flags) || idx--)
 			continue;
 		rdmablk_idev_snapshot(idev, info);
 		ret = 0;
@@ -1206,7 +1316,8 @@ static void rdmablk_idev_kick(struct work_struct *work)
 	mutex_lock(&rdmablk_idevs_lock);
 	list_for_each_entry(idev, &rdmablk_idevs, node) {
 		spin_lock_irqsave(&idev->state_lock, flags);
-		kick = idev->disk && idev->state == RDMABLK_DEV_RECONNECTING;
+		kick = test_bit(RDMABLK_IDEV_ATTACHED, &idev->flags) &&
+		       idev->state == RDMABLK_DEV_RECONNECTING;
 		spin_unlock_irqrestore(&idev->state_lock, flags);
 		if (!kick)
 			continue;
@@ -1275,7 +1386,7 @@ static void rdmablk_initiator_remove_one(struct ib_device *dev, void *data)
 
 	mutex_lock(&rdmablk_idevs_lock);
 	list_for_each_entry(idev, &rdmablk_idevs, node) {
-		if (!idev->disk)
+		if (!test_bit(RDMABLK_IDEV_ATTACHED, &idev->flags))
 			continue;
 		for (;;) {
 			mutex_lock(&idev->recovery_lock);

@@ -21,16 +21,16 @@ struct rdmablk_idev;
 
 /*
  * struct rdmablk_ireq.arm: whether an answer for the request is accepted.
- * IDLE: no (not sent, or answered). POSTING: its WR chain is being posted;
- * an answer is kept (EARLY) and acted on by the poster once the post
- * returned, so a registration is always invalidated after it was posted.
- * ARMED: posted; the first answer takes it back to IDLE, atomically.
+ * IDLE: no (not sent, or answered). ARMED: its WR chain is posted; the
+ * first answer takes it back to IDLE, atomically. The post and the arming
+ * happen under the queue's @post_lock, which the answer path takes too: an
+ * answer is looked at either before the command was posted (refused: the
+ * target cannot have seen it) or after the request was armed, never in
+ * between.
  */
 enum {
 	RDMABLK_ARM_IDLE,
-	RDMABLK_ARM_POSTING,
 	RDMABLK_ARM_ARMED,
-	RDMABLK_ARM_EARLY,
 };
 
 /*
@@ -94,6 +94,9 @@ struct rdmablk_irecv {
  * @max_pages: pages one fast registration maps
  * @stale_lock: protects @stale_mrs; irq-safe, requests complete in any
  *	context
+ * @post_lock: serialises posting a command and arming its request with
+ *	taking an answer (see RDMABLK_ARM_*); bh-safe, answers are taken in
+ *	softirq
  * @stale_mrs: registrations taken from the pool that may still be valid
  *	(their request ended without an invalidation): never returned to the
  *	pool, deregistered when the queue is freed
@@ -131,6 +134,7 @@ struct rdmablk_iqueue {
 	unsigned int nr_recvs;
 	u32 max_pages;
 	spinlock_t stale_lock;	/* see above */
+	spinlock_t post_lock;	/* see above */
 	struct list_head stale_mrs;
 
 	struct rdmablk_cmd *ka_cmd;
@@ -152,7 +156,6 @@ struct rdmablk_iqueue {
  * @mr_valid: @mr may be valid: its registration was posted and neither a
  *	remote nor a local invalidation of it has been seen
  * @arm: RDMABLK_ARM_*, see there
- * @early_status: the status of an answer that came while POSTING
  * @sgt: data SG table
  * @nents: mapped entries in @sgt
  * @ref: send completion + answer (+ local invalidation)
@@ -176,7 +179,6 @@ struct rdmablk_ireq {
 	struct ib_mr *mr;
 	bool mr_valid;
 	atomic_t arm;
-	u16 early_status;
 	struct sg_table sgt;
 	int nents;
 	refcount_t ref;
@@ -210,13 +212,16 @@ struct rdmablk_ireq {
  * @disk: the block device, NULL until it exists
  * @state: enum rdmablk_dev_state, under @state_lock
  * @state_lock: protects @state, @lost_at, @attempt, @extra_attempts,
- *	@last_error
+ *	@last_error, @lost_why
  * @err_work: stops the queues after the connection was lost
+ * @add_work: adds the disk (and reads its partition table) after attach
  * @tmo: recovery settings; read without a lock, written by DEV_SET
  * @lost_at: jiffies when the connection was lost
  * @attempt: reconnect attempts since then
  * @extra_attempts: of those, made at once rather than after reconnect_delay
  * @last_error: why the connection was lost or the last attempt failed
+ * @lost_why: the first loss a queue reported while an attach or reconnect
+ *	attempt was connecting (a constant string), NULL when none
  * @recovery_lock: serialises err_work, reconnect_work, fail_fast_work and
  *	teardown; protects @quiesced, @fail_fast and the queues' connections
  * @quiesced: the request queue is quiesced by recovery
@@ -245,12 +250,14 @@ struct rdmablk_idev {
 	u32 state;
 	spinlock_t state_lock;	/* see above; irq-safe */
 	struct work_struct err_work;
+	struct work_struct add_work;
 
 	struct rdmablk_tmo tmo;
 	unsigned long lost_at;
 	u32 attempt;
 	u32 extra_attempts;
 	char last_error[RDMABLK_ERROR_LEN];
+	const char *lost_why;
 
 	struct mutex recovery_lock;	/* see above */
 	bool quiesced;
@@ -264,6 +271,9 @@ struct rdmablk_idev {
 
 enum {
 	RDMABLK_IDEV_RESET,	/* reconnect at once, not after reconnect_delay */
+	RDMABLK_IDEV_ATTACHED,	/* attach finished: lookups find the device */
+	RDMABLK_IDEV_ADDING,	/* add_work is queued or running */
+	RDMABLK_IDEV_ADDED,	/* the disk was added: del_gendisk() at detach */
 };
 
 /* iqueue.c */

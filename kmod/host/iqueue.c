@@ -205,29 +205,26 @@ static struct request *rdmablk_iqueue_find(struct rdmablk_iqueue *queue,
 }
 
 /*
- * Take the answer for @req: 1 when it is armed (consumed, atomically: a
- * second answer finds it IDLE), 0 when it is still being posted (the
- * answer is kept for the poster), -EPROTO when no answer is expected (not
- * sent yet, answered already, or a second early answer). Answers of one
- * queue are handled one at a time, by its CQ's poller.
+ * Take the answer for @req: true when it is armed (consumed, atomically: a
+ * second answer finds it IDLE), false when no answer is expected (not sent
+ * yet, or answered already). Under @queue->post_lock, so that a command
+ * being posted is not half-way: see RDMABLK_ARM_*.
  */
-static int rdmablk_ireq_take(struct rdmablk_ireq *req, u16 status)
+static bool rdmablk_ireq_take(struct rdmablk_iqueue *queue,
+			      struct rdmablk_ireq *req)
 {
-	if (atomic_cmpxchg(&req->arm, RDMABLK_ARM_ARMED,
-			   RDMABLK_ARM_IDLE) == RDMABLK_ARM_ARMED)
-		return 1;
-	req->early_status = status;
-	if (atomic_cmpxchg(&req->arm, RDMABLK_ARM_POSTING,
-			   RDMABLK_ARM_EARLY) == RDMABLK_ARM_POSTING)
-		return 0;
-	return -EPROTO;
+	bool armed;
+
+	spin_lock(&queue->post_lock);
+	armed = atomic_cmpxchg(&req->arm, RDMABLK_ARM_ARMED,
+			       RDMABLK_ARM_IDLE) == RDMABLK_ARM_ARMED;
+	spin_unlock(&queue->post_lock);
+	return armed;
 }
 
 /*
  * Account for the answer to @rq; its registration must not outlive it.
- * @wc: the answer's completion; NULL for an answer kept while the command
- * was being posted, whose remote invalidation (if any) may have come
- * before the registration: always invalidated locally then.
+ * @wc: the answer's completion
  */
 static void rdmablk_iqueue_answered(struct rdmablk_iqueue *queue,
 				    struct request *rq, u16 status,
@@ -237,7 +234,7 @@ static void rdmablk_iqueue_answered(struct rdmablk_iqueue *queue,
 
 	req->status = status;
 
-	if (wc && (wc->wc_flags & IB_WC_WITH_INVALIDATE)) {
+	if (wc->wc_flags & IB_WC_WITH_INVALIDATE) {
 		if (!req->mr || wc->ex.invalidate_rkey != req->mr->rkey) {
 			rdmablk_iqueue_lost(queue, "target invalidated a key it was not given");
 			return;
@@ -260,11 +257,9 @@ static void rdmablk_iqueue_answer(struct rdmablk_iqueue *queue,
 				  struct request *rq, u16 status,
 				  struct ib_wc *wc)
 {
-	int ret = rdmablk_ireq_take(blk_mq_rq_to_pdu(rq), status);
-
-	if (ret < 0)
+	if (!rdmablk_ireq_take(queue, blk_mq_rq_to_pdu(rq)))
 		rdmablk_iqueue_lost(queue, "answer for a command not outstanding");
-	else if (ret)
+	else
 		rdmablk_iqueue_answered(queue, rq, status, wc);
 }
 
@@ -553,6 +548,7 @@ int rdmablk_iqueue_connect(struct rdmablk_iqueue *queue, u16 queue_depth,
 
 	init_completion(&queue->cm_done);
 	spin_lock_init(&queue->stale_lock);
+	spin_lock_init(&queue->post_lock);
 	INIT_LIST_HEAD(&queue->stale_mrs);
 	init_completion(&queue->open_done);
 	init_completion(&queue->open_sent);
@@ -999,7 +995,7 @@ blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 	struct rdmablk_cmd_info c = {};
 	struct ib_send_wr *first = &req->send_wr;
 	const struct ib_send_wr *bad_wr;
-	int arm, ret;
+	int ret;
 
 	c.opcode = rdmablk_rq_opcode(rq);
 	if (!c.opcode)
@@ -1051,23 +1047,22 @@ blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 	req->inv_wr.send_flags = IB_SEND_SIGNALED;
 	req->inv_wr.num_sge = 0;
 
-	/* From here an answer is kept, from the post on it is taken. */
-	atomic_set(&req->arm, RDMABLK_ARM_POSTING);
+	/*
+	 * An answer cannot come before the post; one that comes during it is
+	 * taken once the request is armed, under the same lock.
+	 */
+	spin_lock_bh(&queue->post_lock);
 	ret = ib_post_send(queue->qp, first, &bad_wr);
-	if (ret) {
+	if (likely(!ret)) {
+		req->mr_valid = !!req->mr;
+		atomic_set(&req->arm, RDMABLK_ARM_ARMED);
+	} else {
 		/* Posted up to bad_wr: a registration may have been. */
 		req->mr_valid = req->mr && bad_wr != first;
-		atomic_set(&req->arm, RDMABLK_ARM_IDLE);
+	}
+	spin_unlock_bh(&queue->post_lock);
+	if (ret)
 		goto out_unmap;
-	}
-	if (req->mr)
-		req->mr_valid = true;
-	arm = atomic_cmpxchg(&req->arm, RDMABLK_ARM_POSTING, RDMABLK_ARM_ARMED);
-	if (unlikely(arm == RDMABLK_ARM_EARLY)) {
-		/* Answered while posting: act on it now that all is posted. */
-		atomic_set(&req->arm, RDMABLK_ARM_IDLE);
-		rdmablk_iqueue_answered(queue, rq, req->early_status, NULL);
-	}
 	atomic64_inc(&queue->commands);
 	return BLK_STS_OK;
 

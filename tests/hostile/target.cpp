@@ -343,7 +343,8 @@ void Connection::on_command(std::span<const std::uint8_t> msg)
 			sc_.after_open(*this);
 		return;
 	}
-	if (cmd->opcode != RDMABLK_OP_KEEPALIVE && cmd->offset >= kTrapOffset && sc_.trap) {
+	if (cmd->opcode != RDMABLK_OP_KEEPALIVE && sc_.trap &&
+	    (sc_.trap_all || cmd->offset >= kTrapOffset)) {
 		log(opcode_name(cmd->opcode) + " tag " + std::to_string(cmd->tag) + " offset " +
 		    std::to_string(cmd->offset) + " length " + std::to_string(cmd->length));
 		sc_.trap(*this, *cmd);

@@ -75,6 +75,8 @@ enum class Expect {
 	Error,		/* a read at the trap offset fails with EIO */
 	ErrorOrData,	/* that read fails with EIO or returns the right bytes */
 	Data,		/* that read returns the right bytes */
+	Detach,		/* the attach returns, and a detach works, while the
+			 * partition read of the attach is still unanswered */
 };
 
 struct Scenario {
@@ -89,6 +91,9 @@ struct Scenario {
 	void (*after_open)(Conn &conn);
 	/* A command at or beyond kTrapOffset; nullptr: answer honestly. */
 	void (*trap)(Conn &conn, const Cmd &cmd);
+	/* The trap covers the whole disk: the partition read of the attach
+	 * meets it too. */
+	bool trap_all = false;
 };
 
 /* Every scenario, in the order the VM test runs them: those that may leave

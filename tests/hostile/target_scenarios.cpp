@@ -185,6 +185,9 @@ constexpr std::array kScenarios = {
 		 Expect::ErrorOrData, true, nullptr, early_answers, nullptr},
 	Scenario{"silence", "I/O never answered (keep-alives are)", Expect::Error, false, nullptr,
 		 nullptr, silence},
+	Scenario{"silence-at-attach",
+		 "no I/O answered, not even the partition read of the attach (keep-alives are)",
+		 Expect::Detach, false, nullptr, nullptr, silence, true},
 	Scenario{"imm-other-tag", "READ_IMM: immediate data naming a tag not outstanding",
 		 Expect::Error, true, read_imm, nullptr, imm_other_tag},
 	Scenario{"imm-reserved", "READ_IMM: immediate data with reserved bits set",
@@ -219,6 +222,8 @@ std::string_view expect_name(Expect e)
 		return "error-or-data";
 	case Expect::Data:
 		return "data";
+	case Expect::Detach:
+		return "detach";
 	}
 	return "?";
 }

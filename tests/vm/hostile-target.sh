@@ -19,7 +19,9 @@ TRAP=$((2 << 20))
 # Attach options: small timeouts so that every bad case ends fast.
 ATTACH_OPTS=(--queues 1 --queue-depth 16 --keepalive-tmo 2 --reconnect-delay 1
 	--fast-io-fail-tmo 3 --ctrl-loss-tmo 20)
-IO_TIMEOUT_MS=2000
+# Seconds before an unanswered command counts as a lost connection (the
+# module's io_timeout): it bounds the partition read of the attach too.
+IO_TIMEOUT=2
 # A connection that broke the protocol must be dropped faster than a
 # command times out.
 DROP_MS=2000
@@ -110,6 +112,12 @@ scenario() {
 	else
 		dev=$(cat "$out/attach.txt")
 		notes+=("attached $dev in ${TOOK}s")
+		# The partition read is I/O like any other: the attach must not
+		# wait for it (a read the target never answers times out first).
+		if dmesg | tail -n +"$((dmesg_from + 1))" | grep -q 'command timed out'; then
+			verdict=FAIL
+			notes+=("the attach waited for I/O: a command timed out before it returned")
+		fi
 		if [ "$expect" = refused ]; then
 			verdict=FAIL
 			notes+=("expected the attach to be refused")
@@ -118,33 +126,41 @@ scenario() {
 
 	if [ -n "$dev" ] && wait_for -t 10 test -b "$dev"; then
 		idx=$(dev_index "$dev")
-		echo "$IO_TIMEOUT_MS" >"/sys/block/rdmablk$idx/queue/io_timeout" || true
+		[ "$(cat "/sys/block/rdmablk$idx/queue/io_timeout")" = $((IO_TIMEOUT * 1000)) ] || {
+			verdict=FAIL
+			notes+=("io_timeout is $(cat "/sys/block/rdmablk$idx/queue/io_timeout") ms, not the module's ${IO_TIMEOUT} s")
+		}
 		if [ "$name" = rep-io-huge ]; then
 			bs=$((1 << 20))
 			notes+=("max_hw_sectors_kb $(cat "/sys/block/rdmablk$idx/queue/max_hw_sectors_kb")")
 		fi
-		bounded "$READ_BOUND" "$out/dd.txt" dd if="$dev" of="$out/read" bs=$bs count=1 \
-			skip=$((off / bs)) iflag=direct status=none
-		if [ "$RC" = 124 ]; then
-			verdict=FAIL
-			notes+=("read at $off hung for more than ${READ_BOUND}s (state $("$RDMABLK_NL" dev-show "$dev" 2>/dev/null | sed -n 's/^state=//p'))")
-		elif [ "$RC" != 0 ]; then
-			notes+=("read failed after ${TOOK}s: $(tr '\n' ' ' <"$out/dd.txt")")
-			if [ "$expect" = data ]; then
-				verdict=FAIL
-			elif ! grep -q 'Input/output error' "$out/dd.txt"; then
-				verdict=FAIL
-				notes+=("expected EIO")
-			fi
-		elif "$HT" --pattern "$off" "$bs" | cmp -s - "$out/read"; then
-			notes+=("read returned the right bytes after ${TOOK}s")
-			if [ "$expect" = error ]; then
-				verdict=FAIL
-				notes+=("expected EIO")
-			fi
+		if [ "$expect" = detach ]; then
+			# The partition read of the attach is unanswered: detach now.
+			notes+=("in flight at detach: $(tr -s ' ' <"/sys/block/rdmablk$idx/inflight")")
 		else
-			verdict=FAIL
-			notes+=("read SUCCEEDED WITH WRONG DATA after ${TOOK}s: $(od -A d -t x1 "$out/read" | head -2 | tr '\n' ' ')")
+			bounded "$READ_BOUND" "$out/dd.txt" dd if="$dev" of="$out/read" bs=$bs count=1 \
+				skip=$((off / bs)) iflag=direct status=none
+			if [ "$RC" = 124 ]; then
+				verdict=FAIL
+				notes+=("read at $off hung for more than ${READ_BOUND}s (state $("$RDMABLK_NL" dev-show "$dev" 2>/dev/null | sed -n 's/^state=//p'))")
+			elif [ "$RC" != 0 ]; then
+				notes+=("read failed after ${TOOK}s: $(tr '\n' ' ' <"$out/dd.txt")")
+				if [ "$expect" = data ]; then
+					verdict=FAIL
+				elif ! grep -q 'Input/output error' "$out/dd.txt"; then
+					verdict=FAIL
+					notes+=("expected EIO")
+				fi
+			elif "$HT" --pattern "$off" "$bs" | cmp -s - "$out/read"; then
+				notes+=("read returned the right bytes after ${TOOK}s")
+				if [ "$expect" = error ]; then
+					verdict=FAIL
+					notes+=("expected EIO")
+				fi
+			else
+				verdict=FAIL
+				notes+=("read SUCCEEDED WITH WRONG DATA after ${TOOK}s: $(od -A d -t x1 "$out/read" | head -2 | tr '\n' ' ')")
+			fi
 		fi
 
 		bounded "$DETACH_BOUND" "$out/detach.txt" "$RDMABLK_NL" detach "$idx"
@@ -207,7 +223,7 @@ hostile_target_main() {
 	local group=$1 by_name=${2:-} name expect drop _ failed=() ran=0 left=() p
 
 	[ -x "$HT" ] || fail "$HT not found; build it first (make userspace)"
-	load_rdmablk
+	load_rdmablk io_timeout="$IO_TIMEOUT"
 	while read -r name expect drop _; do
 		selected "$name" "$group" "$by_name" || continue
 		if [ "$SECONDS" -ge "$BUDGET" ]; then
