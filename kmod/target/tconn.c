@@ -16,11 +16,14 @@
  *    unlinks under it.
  *  - Teardown (rdmablk_tconn_release()) runs once, on rdmablk_wq, after
  *    RDMABLK_TCONN_CLOSING was set; it reads @exp only once the QP is
- *    drained and every request context came back.
+ *    drained and every request context came back, commands that waited
+ *    for the payload budget handed over by rdmablk_tbudget_close().
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/debugfs.h>
 #include <linux/moduleparam.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <net/ipv6.h>
 #include <rdma/ib_cm.h>
@@ -60,6 +63,20 @@ MODULE_PARM_DESC(max_connections_per_host,
 		 "Target: most connections from one initiator address; beyond, connect requests are refused with REJ_RESOURCES; 0: only max_connections applies (default: 256, four attachments of 64 queues)");
 
 /*
+ * Payload: every READ and non-inline WRITE pins pages for its payload
+ * until its answer completed. Credits bound the commands (queue depth, up
+ * to 256) and max_io_size their size (1 MiB), which would let one
+ * connection pin 256 MiB; the budget bounds the bytes (tbudget.c). The
+ * default lets an initiator at the default depth of 128 run 128 KiB
+ * commands unhindered and keep 32 of 1 MiB in flight, plenty for any link.
+ */
+static unsigned int rdmablk_max_payload = SZ_32M;
+module_param_named(max_payload_per_connection, rdmablk_max_payload, uint,
+		   0644);
+MODULE_PARM_DESC(max_payload_per_connection,
+		 "Target: most payload bytes the commands of one connection may hold pages for at once; a READ or WRITE beyond it waits until earlier ones are done, one larger than the bound runs alone; 0: no bound; applies to new connections (default: 33554432, 32 MiB)");
+
+/*
  * RNR retries of our SENDs asked for in the REP; the QP's own count comes
  * from the initiator's REQ, so a peer that stops posting receives can make
  * them retry for ever. RDMABLK_SEND_DEADLINE bounds that: a connection
@@ -71,6 +88,9 @@ MODULE_PARM_DESC(max_connections_per_host,
 
 static LIST_HEAD(rdmablk_tconns);
 DEFINE_SPINLOCK(rdmablk_tconns_lock);
+
+/* <debugfs>/rdmablk-target/connections: per-connection payload counts. */
+static struct dentry *rdmablk_target_debugfs;
 
 /**
  * rdmablk_tconn_close() - schedule teardown of a connection, once
@@ -361,7 +381,9 @@ static void rdmablk_tconn_release(struct work_struct *work)
 {
 	struct rdmablk_tconn *conn = container_of(work, struct rdmablk_tconn,
 						  release_work);
+	struct rdmablk_tbudget_wait *w, *next;
 	struct rdmablk_export *exp;
+	LIST_HEAD(waiting);
 
 	/* No export change reaches the session once it is off the list. */
 	rdmablk_tconn_disc_stop(conn);
@@ -371,6 +393,15 @@ static void rdmablk_tconn_release(struct work_struct *work)
 	ib_drain_qp(conn->qp);
 	/* A DISC_WAIT held by the session is given back. */
 	rdmablk_tconn_disc_release(conn);
+	/*
+	 * Commands waiting for the payload budget never started: each is
+	 * handed over here once, and none starts after this.
+	 */
+	rdmablk_tbudget_close(&conn->budget, &waiting);
+	list_for_each_entry_safe(w, next, &waiting, node) {
+		list_del_init(&w->node);
+		rdmablk_treq_free(container_of(w, struct rdmablk_treq, pin));
+	}
 	/* A bio still in flight answers into the drained QP, then frees. */
 	wait_event(conn->wq, READ_ONCE(conn->nr_free) +
 			     READ_ONCE(conn->nr_failed) == conn->nr_reqs);
@@ -512,6 +543,7 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	INIT_LIST_HEAD(&conn->exp_node);
 	INIT_LIST_HEAD(&conn->disc_node);
 	rdmablk_tpages_init(&conn->tpages);
+	rdmablk_tbudget_init(&conn->budget, READ_ONCE(rdmablk_max_payload));
 	init_waitqueue_head(&conn->wq);
 	INIT_WORK(&conn->release_work, rdmablk_tconn_release);
 	INIT_DELAYED_WORK(&conn->ka_work, rdmablk_tconn_ka_work);
@@ -690,6 +722,26 @@ static void rdmablk_tconn_close_all(struct ib_device *dev)
 	}
 }
 
+static int rdmablk_tconns_show(struct seq_file *m, void *unused)
+{
+	struct rdmablk_tbudget_stats st;
+	struct rdmablk_tconn *conn;
+
+	spin_lock(&rdmablk_tconns_lock);
+	list_for_each_entry(conn, &rdmablk_tconns, node) {
+		rdmablk_tbudget_stats(&conn->budget, &st);
+		seq_printf(m, "%pISpc %s queue_depth=%u payload_max=%llu pinned=%llu peak=%llu waiting=%llu waited=%llu\n",
+			   &conn->cm_id->route.addr.dst_addr,
+			   conn->params.flags & RDMABLK_CONN_DISCOVERY ?
+			   "discovery" : "io", conn->params.queue_depth,
+			   st.max, st.pinned, st.peak, st.nr_waiting,
+			   st.nr_waited);
+	}
+	spin_unlock(&rdmablk_tconns_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rdmablk_tconns);
+
 static int rdmablk_target_add_one(struct ib_device *dev)
 {
 	return 0;
@@ -708,12 +760,22 @@ static struct ib_client rdmablk_target_client = {
 
 int rdmablk_target_init(void)
 {
-	return ib_register_client(&rdmablk_target_client);
+	int ret;
+
+	/* Debugging aid only: a failure is no reason to fail loading. */
+	rdmablk_target_debugfs = debugfs_create_dir("rdmablk-target", NULL);
+	debugfs_create_file("connections", 0400, rdmablk_target_debugfs, NULL,
+			    &rdmablk_tconns_fops);
+	ret = ib_register_client(&rdmablk_target_client);
+	if (ret)
+		debugfs_remove_recursive(rdmablk_target_debugfs);
+	return ret;
 }
 
 /* Listeners must be gone, so no connection can be added. */
 void rdmablk_target_exit(void)
 {
+	debugfs_remove_recursive(rdmablk_target_debugfs);
 	rdmablk_tconn_close_all(NULL);
 	ib_unregister_client(&rdmablk_target_client);
 }

@@ -14,6 +14,11 @@
  *    protects @free_reqs, @nr_free, @pending, @failed, @nr_failed,
  *    @outstanding and the discovery session's waiting command (@disc_wait
  *    and what it asked).
+ *  - tconn->budget.lock (irq-safe, innermost) protects the payload the
+ *    commands pin and the commands waiting for it (tbudget.c). A command
+ *    holds its request context while it waits; waiting ones are started
+ *    from send completions, in CQ work, never once the connection is
+ *    closing; teardown takes those still waiting, after the drain.
  *  - The CQ is polled from a workqueue (IB_POLL_WORKQUEUE), so command
  *    handling may sleep (bio and SG allocation, export lookup). Receive
  *    completions of one connection are handled one at a time, so @exp is
@@ -25,8 +30,9 @@
  *    through @disc_work.
  *  - A connection is torn down once, by rdmablk_tconn_release() on
  *    rdmablk_wq, scheduled by rdmablk_tconn_close() (idempotent through
- *    RDMABLK_TCONN_CLOSING). It disconnects, drains the QP, waits for every
- *    request context to come back (a bio in flight completes first), then
+ *    RDMABLK_TCONN_CLOSING). It disconnects, drains the QP, gives back the
+ *    contexts of commands still waiting for the payload budget, waits for
+ *    every request context to come back (a bio in flight completes first), then
  *    reads @exp (final only then: OPEN may have run until the drain),
  *    unlinks from it and drops its reference. The cm id is destroyed
  *    before the QP (rdma_destroy_id() waits for a running event handler
@@ -45,6 +51,7 @@
 #include <rdma/rw.h>
 
 #include "target.h"
+#include "tbudget.h"
 #include "tpages.h"
 
 enum {
@@ -94,6 +101,8 @@ struct rdmablk_trecv {
  * @keyed: the command's rkey was used, so the response may invalidate it
  * @sgl: data pages, from @conn->tpages: stale until overwritten
  * @nents: entries in @sgl
+ * @pin: claim on @conn->budget for the payload pages
+ * @pinned: bytes counted in @conn->budget, given back with the pages
  * @status: enum rdmablk_status to answer with
  */
 struct rdmablk_treq {
@@ -113,6 +122,8 @@ struct rdmablk_treq {
 	bool keyed;
 	struct scatterlist *sgl;
 	unsigned int nents;
+	struct rdmablk_tbudget_wait pin;
+	u32 pinned;
 	u16 status;
 };
 
@@ -132,6 +143,8 @@ struct rdmablk_treq {
  * @exp_node: entry in @exp->conns
  * @disc_node: entry in rdmablk_disc_conns (discovery sessions)
  * @tpages: payload pages this connection's commands reuse
+ * @budget: payload its commands may pin at once, and the commands waiting
+ *	for it (max_payload_per_connection when the connection was made)
  * @rsp_size: bytes of each response buffer
  * @recvs: @nr_recvs receive buffers
  * @nr_recvs: count
@@ -175,6 +188,7 @@ struct rdmablk_tconn {
 	struct list_head exp_node;
 	struct list_head disc_node;
 	struct rdmablk_tpages tpages;
+	struct rdmablk_tbudget budget;
 	u32 rsp_size;
 	struct rdmablk_trecv *recvs;
 	unsigned int nr_recvs;

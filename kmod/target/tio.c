@@ -7,14 +7,19 @@
  * leave by SEND; a successful small READ is answered by the immediate data
  * of its last RDMA WRITE instead (RDMABLK_CONN_READ_IMM). Payload pages
  * come from the connection's own cache (tpages.c), uncleared but never
- * holding another connection's bytes.
+ * holding another connection's bytes; how many bytes of them a
+ * connection's commands hold at once is bounded by its payload budget
+ * (tbudget.c): a READ or non-inline WRITE that does not fit waits, with
+ * its request context, until a send completion gives payload back.
  *
  * Locking (see tconn.h): tconn->lock, irq-safe, guards the request
  * contexts (@free_reqs, @pending, @failed) and @outstanding; it is taken
  * from bio completion, where a command is answered. Commands are handled
  * in CQ work, one receive completion at a time, and may sleep there; a
- * waiting command is handled where a request context comes back, which
- * is CQ work too while the connection is not closing.
+ * command that waited for a request context is handled where one comes
+ * back, and one that waited for the budget is started where payload
+ * comes back in a send completion: CQ work too, and neither happens once
+ * the connection is closing (teardown gives those contexts back).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -92,8 +97,11 @@ void rdmablk_treq_free(struct rdmablk_treq *req)
 
 /**
  * rdmablk_treq_unmap() - undo the RDMA mapping of a command's payload and
- *	give its pages back
+ *	give its pages and its share of the payload budget back
  * @req: the command
+ *
+ * Commands waiting for the budget are not started here: see
+ * rdmablk_treq_run_waiting().
  *
  * Safe in any context.
  */
@@ -107,6 +115,33 @@ void rdmablk_treq_unmap(struct rdmablk_treq *req)
 		rdma_rw_ctx_destroy(&req->rw, conn->qp, conn->port_num,
 				    req->sgl, req->nents, dir);
 	rdmablk_tpages_free(&conn->tpages, req->sgl, req->nents);
+	if (req->pinned) {
+		rdmablk_tbudget_put(&conn->budget, req->pinned);
+		req->pinned = 0;
+	}
+}
+
+static void rdmablk_treq_exec_payload(struct rdmablk_treq *req);
+
+/*
+ * Start the commands that waited for the payload budget and fit now,
+ * oldest first. Called where payload came back in CQ work: the commands
+ * are started in the context they would have run in. A connection that
+ * is closing starts none; its teardown gives their contexts back.
+ */
+static void rdmablk_treq_run_waiting(struct rdmablk_tconn *conn)
+{
+	struct rdmablk_tbudget_wait *w;
+	struct rdmablk_treq *req;
+
+	while (!test_bit(RDMABLK_TCONN_CLOSING, &conn->flags)) {
+		w = rdmablk_tbudget_next(&conn->budget);
+		if (!w)
+			break;
+		req = container_of(w, struct rdmablk_treq, pin);
+		req->pinned = w->bytes;
+		rdmablk_treq_exec_payload(req);
+	}
 }
 
 /* Completion of a response, or of the WRITE_WITH_IMM ending a READ. */
@@ -130,6 +165,7 @@ void rdmablk_tconn_send_done(struct ib_cq *cq, struct ib_wc *wc)
 		rdmablk_tconn_close(conn);
 	}
 	rdmablk_treq_unmap(req);
+	rdmablk_treq_run_waiting(conn);
 	rdmablk_treq_free(req);
 }
 
@@ -365,22 +401,14 @@ static int rdmablk_treq_map(struct rdmablk_treq *req,
 	return 0;
 }
 
-static void rdmablk_treq_exec_rw(struct rdmablk_treq *req)
+/*
+ * A READ or non-inline WRITE whose payload the budget let through: map
+ * its pages, then read the device or RDMA READ the payload.
+ */
+static void rdmablk_treq_exec_payload(struct rdmablk_treq *req)
 {
 	struct rdmablk_tconn *conn = req->conn;
-	struct scatterlist sg;
 	int ret;
-
-	if (req->cmd.opcode == RDMABLK_OP_WRITE && req->recv) {
-		/* Inline payload: the receive page goes to the device as is. */
-		sg_init_table(&sg, 1);
-		sg_set_page(&sg, req->recv->page, req->cmd.length, 0);
-		rdmablk_treq_submit_sgl(req, &sg, 1,
-					REQ_OP_WRITE | REQ_SYNC | REQ_IDLE |
-					((req->cmd.flags & RDMABLK_CMD_FUA) ?
-					 REQ_FUA : 0));
-		return;
-	}
 
 	if (req->cmd.opcode == RDMABLK_OP_READ) {
 		ret = rdmablk_treq_map(req, DMA_TO_DEVICE);
@@ -404,6 +432,34 @@ out_err:
 			      req->cmd.length, ret);
 	req->status = RDMABLK_S_IO_ERROR;
 	rdmablk_treq_respond(req);
+}
+
+static void rdmablk_treq_exec_rw(struct rdmablk_treq *req)
+{
+	struct rdmablk_tconn *conn = req->conn;
+	struct scatterlist sg;
+
+	if (req->cmd.opcode == RDMABLK_OP_WRITE && req->recv) {
+		/* Inline payload: the receive page goes to the device as is. */
+		sg_init_table(&sg, 1);
+		sg_set_page(&sg, req->recv->page, req->cmd.length, 0);
+		rdmablk_treq_submit_sgl(req, &sg, 1,
+					REQ_OP_WRITE | REQ_SYNC | REQ_IDLE |
+					((req->cmd.flags & RDMABLK_CMD_FUA) ?
+					 REQ_FUA : 0));
+		return;
+	}
+
+	/*
+	 * The pages it pins count against the connection's budget; if they
+	 * do not fit, the command waits, its request context and credit
+	 * held, until rdmablk_treq_run_waiting() starts it.
+	 */
+	if (!rdmablk_tbudget_get(&conn->budget, &req->pin,
+				 PAGE_ALIGN(req->cmd.length)))
+		return;
+	req->pinned = req->pin.bytes;
+	rdmablk_treq_exec_payload(req);
 }
 
 static void rdmablk_treq_exec_other(struct rdmablk_treq *req)
