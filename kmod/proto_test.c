@@ -721,7 +721,7 @@ static void rdmablk_disc_log_vectors(struct kunit *test)
 
 /*
  * struct rdmablk_rsp and struct rdmablk_open_req are filled field by field
- * where they are sent (target/tconn.c, host/iqueue.c): pin their layout.
+ * where they are sent (target/tio.c, host/iqueue.c): pin their layout.
  */
 static const u8 rsp_bytes[16] = {
 	0x02,				/* opcode READ */

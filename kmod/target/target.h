@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Target role: exports (export.c) and the connections that use them
- * (tconn.c).
+ * (tconn.c, tio.c, disc.c; their shared structures are in tconn.h).
  */
 #ifndef RDMABLK_TARGET_H
 #define RDMABLK_TARGET_H
@@ -100,8 +100,10 @@ u32 rdmablk_export_disc_log(const u8 *hostid, u32 start,
 int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev);
 int rdmablk_tconn_cm_event(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev);
 void rdmablk_tconn_close_export(struct rdmablk_export *exp);
-void rdmablk_tconn_disc_notify(void);
 int rdmablk_target_init(void);
 void rdmablk_target_exit(void);
+
+/* disc.c */
+void rdmablk_tconn_disc_notify(void);
 
 #endif /* RDMABLK_TARGET_H */

@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the files of a target connection share: the connection, its
+ * receive buffers and request contexts. tconn.c owns the connection's
+ * life (connect, admission, QP and buffers, OPEN, keep-alive, teardown),
+ * tio.c the commands (receive, dispatch, I/O, responses), disc.c the
+ * discovery session.
+ *
+ * Locking and lifetime:
+ *  - rdmablk_tconns_lock (spinlock) protects rdmablk_tconns, the list of
+ *    every connection, used at device removal and module unload, and
+ *    rdmablk_disc_conns, the discovery sessions told of export changes.
+ *  - tconn->lock (spinlock, taken from bio completion, so irq-safe)
+ *    protects @free_reqs, @nr_free, @pending, @failed, @nr_failed,
+ *    @outstanding and the discovery session's waiting command (@disc_wait
+ *    and what it asked).
+ *  - tconn->budget.lock (irq-safe, innermost) protects the payload the
+ *    commands pin and the commands waiting for it (tbudget.c). A command
+ *    holds its request context while it waits; waiting ones are started
+ *    from send completions, in CQ work, never once the connection is
+ *    closing; teardown takes those still waiting, after the drain.
+ *  - The CQ is polled from a workqueue (IB_POLL_WORKQUEUE), so command
+ *    handling may sleep (bio and SG allocation, export lookup). Receive
+ *    completions of one connection are handled one at a time, so @exp is
+ *    written (at OPEN) and read without a lock there; teardown reads it
+ *    after the QP is drained and every request context came back.
+ *  - A discovery session (RDMABLK_CONN_DISCOVERY) opens no export; it
+ *    answers DISC_LOG at once and holds one DISC_WAIT until the export
+ *    list's generation moves, which rdmablk_tconn_disc_notify() signals
+ *    through @disc_work.
+ *  - A connection is torn down once, by rdmablk_tconn_release() on
+ *    rdmablk_wq, scheduled by rdmablk_tconn_close() (idempotent through
+ *    RDMABLK_TCONN_CLOSING). It disconnects, drains the QP, gives back the
+ *    contexts of commands still waiting for the payload budget, waits for
+ *    every request context to come back (a bio in flight completes first), then
+ *    reads @exp (final only then: OPEN may have run until the drain),
+ *    unlinks from it and drops its reference. The cm id is destroyed
+ *    before the QP (rdma_destroy_id() waits for a running event handler
+ *    of the id), then the QP, CQ, buffers and PD.
+ */
+#ifndef RDMABLK_TCONN_H
+#define RDMABLK_TCONN_H
+
+#include <linux/atomic.h>
+#include <linux/list.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_cm.h>
+#include <rdma/rw.h>
+
+#include "target.h"
+#include "tbudget.h"
+#include "tpages.h"
+
+enum {
+	RDMABLK_TCONN_CLOSING,
+};
+
+struct rdmablk_tconn;
+
+/**
+ * struct rdmablk_trecv - a posted receive buffer
+ * @cqe: completion entry
+ * @conn: owner
+ * @node: entry in @conn->pending while waiting for a request context
+ * @cmd: the command
+ * @page: inline payload
+ * @len: bytes received
+ * @sge: command and payload
+ * @wr: the receive work request
+ */
+struct rdmablk_trecv {
+	struct ib_cqe cqe;
+	struct rdmablk_tconn *conn;
+	struct list_head node;
+	struct rdmablk_cmd *cmd;
+	struct page *page;
+	u32 len;
+	struct ib_sge sge[2];
+	struct ib_recv_wr wr;
+};
+
+/**
+ * struct rdmablk_treq - context of one command being executed
+ * @node: entry in @conn->free_reqs while free
+ * @conn: owner
+ * @cmd: the decoded command
+ * @recv: receive buffer still holding an inline payload, else NULL
+ * @rsp: response buffer (struct rdmablk_rsp, for OPEN followed by
+ *	 struct rdmablk_open_rsp, for discovery by a struct rdmablk_disc_log)
+ * @rsp_extra: bytes after struct rdmablk_rsp a successful answer carries
+ * @rsp_dma: its DMA address
+ * @rsp_sge: response SGE
+ * @rsp_wr: response SEND
+ * @rsp_cqe: completion of @rsp_wr, or of the WRITE_WITH_IMM ending a READ
+ * @rw_cqe: completion of the RDMA READ of a write payload
+ * @rw: RDMA READ/WRITE context, valid when @sgl is set and @rw_ready
+ * @rw_ready: @rw was initialised and not destroyed yet: @sgl is mapped
+ * @keyed: the command's rkey was used, so the response may invalidate it
+ * @sgl: data pages, from @conn->tpages: stale until overwritten
+ * @nents: entries in @sgl
+ * @pin: claim on @conn->budget for the payload pages
+ * @pinned: bytes counted in @conn->budget, given back with the pages
+ * @status: enum rdmablk_status to answer with
+ */
+struct rdmablk_treq {
+	struct list_head node;
+	struct rdmablk_tconn *conn;
+	struct rdmablk_cmd_info cmd;
+	struct rdmablk_trecv *recv;
+	void *rsp;
+	u32 rsp_extra;
+	u64 rsp_dma;
+	struct ib_sge rsp_sge;
+	struct ib_send_wr rsp_wr;
+	struct ib_cqe rsp_cqe;
+	struct ib_cqe rw_cqe;
+	struct rdma_rw_ctx rw;
+	bool rw_ready;
+	bool keyed;
+	struct scatterlist *sgl;
+	unsigned int nents;
+	struct rdmablk_tbudget_wait pin;
+	u32 pinned;
+	u16 status;
+};
+
+/**
+ * struct rdmablk_tconn - one connection of the target
+ * @node: entry in rdmablk_tconns
+ * @cm_id: its rdma_cm id
+ * @dev: RDMA device
+ * @port_num: port of @cm_id
+ * @pd: protection domain
+ * @cq: send and receive completions
+ * @qp: the queue pair
+ * @params: negotiated at connect
+ * @read_imm_max: largest READ answered by immediate data under
+ *	RDMABLK_CONN_READ_IMM (read_imm_max when the connection was made)
+ * @exp: export opened by OPEN, NULL before
+ * @exp_node: entry in @exp->conns
+ * @disc_node: entry in rdmablk_disc_conns (discovery sessions)
+ * @tpages: payload pages this connection's commands reuse
+ * @budget: payload its commands may pin at once, and the commands waiting
+ *	for it (max_payload_per_connection when the connection was made)
+ * @rsp_size: bytes of each response buffer
+ * @recvs: @nr_recvs receive buffers
+ * @nr_recvs: count
+ * @reqs: @nr_reqs request contexts
+ * @nr_reqs: count
+ * @lock: protects the fields below it
+ * @free_reqs: free request contexts
+ * @nr_free: their number
+ * @pending: receives waiting for a free request context
+ * @failed: request contexts whose WR chain was posted only in part, so
+ *	the device may still read their pages: they are given back by
+ *	teardown, after the QP is drained
+ * @nr_failed: their number
+ * @outstanding: commands received and not answered yet
+ * @disc_wait: the DISC_WAIT being held, or NULL
+ * @disc_gen: the generation @disc_wait's host has seen
+ * @disc_hostid: the host @disc_wait asks for
+ * @wq: teardown waits here for request contexts to come back
+ * @flags: RDMABLK_TCONN_*
+ * @release_work: teardown
+ * @last_rx: jiffies of the last command received
+ * @tx_inflight: response chains posted and not completed
+ * @tx_progress: jiffies of the last post onto an idle send queue or of
+ *	the last send completion
+ * @ka_work: drops the connection when the initiator fell silent
+ * @open_work: drops the connection when no export was opened in time
+ *	(abandoned connects, idle hostile peers)
+ * @disc_work: answers @disc_wait once the export list changed
+ */
+struct rdmablk_tconn {
+	struct list_head node;
+	struct rdma_cm_id *cm_id;
+	struct ib_device *dev;
+	u32 port_num;
+	struct ib_pd *pd;
+	struct ib_cq *cq;
+	struct ib_qp *qp;
+	struct rdmablk_conn_params params;
+	u32 read_imm_max;
+	struct rdmablk_export *exp;
+	struct list_head exp_node;
+	struct list_head disc_node;
+	struct rdmablk_tpages tpages;
+	struct rdmablk_tbudget budget;
+	u32 rsp_size;
+	struct rdmablk_trecv *recvs;
+	unsigned int nr_recvs;
+	struct rdmablk_treq *reqs;
+	unsigned int nr_reqs;
+
+	spinlock_t lock;	/* see the locking notes at the top of tconn.h */
+	struct list_head free_reqs;
+	unsigned int nr_free;
+	struct list_head pending;
+	struct list_head failed;
+	unsigned int nr_failed;
+	unsigned int outstanding;
+	struct rdmablk_treq *disc_wait;
+	u64 disc_gen;
+	u8 disc_hostid[RDMABLK_UUID_SIZE];
+
+	wait_queue_head_t wq;
+	unsigned long flags;
+	struct work_struct release_work;
+	unsigned long last_rx;
+	atomic_t tx_inflight;
+	unsigned long tx_progress;
+	struct delayed_work ka_work;
+	struct delayed_work open_work;
+	struct work_struct disc_work;
+};
+
+extern struct list_head rdmablk_disc_conns;
+extern spinlock_t rdmablk_tconns_lock;
+
+#define tconn_err_ratelimited(conn, fmt, ...)				\
+	pr_err_ratelimited("target %pISpc: " fmt,			\
+			   &(conn)->cm_id->route.addr.dst_addr, ##__VA_ARGS__)
+
+/* tconn.c */
+void rdmablk_tconn_close(struct rdmablk_tconn *conn);
+u16 rdmablk_tconn_open(struct rdmablk_tconn *conn, struct rdmablk_treq *req,
+		       struct rdmablk_trecv *recv, u32 inline_len);
+
+/* tio.c */
+void rdmablk_tconn_recv_done(struct ib_cq *cq, struct ib_wc *wc);
+void rdmablk_tconn_send_done(struct ib_cq *cq, struct ib_wc *wc);
+void rdmablk_treq_rw_done(struct ib_cq *cq, struct ib_wc *wc);
+void rdmablk_treq_respond(struct rdmablk_treq *req);
+void rdmablk_treq_unmap(struct rdmablk_treq *req);
+void rdmablk_treq_free(struct rdmablk_treq *req);
+
+/* disc.c */
+void rdmablk_tconn_disc_handle(struct rdmablk_tconn *conn,
+			       struct rdmablk_treq *req,
+			       struct rdmablk_trecv *recv, u32 inline_len);
+void rdmablk_tconn_disc_work(struct work_struct *work);
+void rdmablk_tconn_disc_stop(struct rdmablk_tconn *conn);
+void rdmablk_tconn_disc_release(struct rdmablk_tconn *conn);
+
+#endif /* RDMABLK_TCONN_H */

@@ -1,0 +1,599 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Commands of a target connection: receive, dispatch, execution and the
+ * answer. Commands arrive by RECV, payload moves by RDMA READ/WRITE
+ * straight between the initiator's registered pages and the pages of the
+ * bio sent to the backing device (the kernel's rdma_rw API), responses
+ * leave by SEND; a successful small READ is answered by the immediate data
+ * of its last RDMA WRITE instead (RDMABLK_CONN_READ_IMM). Payload pages
+ * come from the connection's own cache (tpages.c), uncleared but never
+ * holding another connection's bytes; how many bytes of them a
+ * connection's commands hold at once is bounded by its payload budget
+ * (tbudget.c): a READ or non-inline WRITE that does not fit waits, with
+ * its request context, until a send completion gives payload back.
+ *
+ * Locking (see tconn.h): tconn->lock, irq-safe, guards the request
+ * contexts (@free_reqs, @pending, @failed) and @outstanding; it is taken
+ * from bio completion, where a command is answered. Commands are handled
+ * in CQ work, one receive completion at a time, and may sleep there; a
+ * command that waited for a request context is handled where one comes
+ * back, and one that waited for the budget is started where payload
+ * comes back in a send completion: CQ work too, and neither happens once
+ * the connection is closing (teardown gives those contexts back).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bio.h>
+#include <linux/blkdev.h>
+#include <linux/dma-mapping.h>
+#include <linux/scatterlist.h>
+
+#include "tconn.h"
+
+static void rdmablk_tconn_handle(struct rdmablk_tconn *conn,
+				 struct rdmablk_treq *req,
+				 struct rdmablk_trecv *recv);
+
+static void rdmablk_tconn_protocol_error(struct rdmablk_tconn *conn,
+					 const char *what)
+{
+	tconn_err_ratelimited(conn, "protocol violation: %s; disconnecting\n",
+			      what);
+	rdmablk_tconn_close(conn);
+}
+
+static int rdmablk_trecv_post(struct rdmablk_trecv *recv)
+{
+	struct rdmablk_tconn *conn = recv->conn;
+	int ret;
+
+	ib_dma_sync_single_for_device(conn->dev, recv->sge[0].addr,
+				      recv->sge[0].length, DMA_FROM_DEVICE);
+	ib_dma_sync_single_for_device(conn->dev, recv->sge[1].addr,
+				      recv->sge[1].length, DMA_FROM_DEVICE);
+	ret = ib_post_recv(conn->qp, &recv->wr, NULL);
+	if (ret) {
+		tconn_err_ratelimited(conn, "cannot post a receive: %d\n", ret);
+		rdmablk_tconn_close(conn);
+	}
+	return ret;
+}
+
+/**
+ * rdmablk_treq_free() - give a request context back
+ * @req: the context, its payload pages given back already
+ *
+ * A command that waited for a context gets it, unless the connection is
+ * closing: it is handled here, which needs CQ work context then.
+ */
+void rdmablk_treq_free(struct rdmablk_treq *req)
+{
+	struct rdmablk_tconn *conn = req->conn;
+	struct rdmablk_trecv *recv = NULL;
+	unsigned long flags;
+
+	req->recv = NULL;
+	req->sgl = NULL;
+	req->rw_ready = false;
+	req->keyed = false;
+
+	spin_lock_irqsave(&conn->lock, flags);
+	if (!list_empty(&conn->pending) &&
+	    !test_bit(RDMABLK_TCONN_CLOSING, &conn->flags)) {
+		recv = list_first_entry(&conn->pending, struct rdmablk_trecv,
+					node);
+		list_del(&recv->node);
+	} else {
+		list_add(&req->node, &conn->free_reqs);
+		conn->nr_free++;
+	}
+	spin_unlock_irqrestore(&conn->lock, flags);
+
+	if (recv)
+		rdmablk_tconn_handle(conn, req, recv);
+	else
+		wake_up(&conn->wq);
+}
+
+/**
+ * rdmablk_treq_unmap() - undo the RDMA mapping of a command's payload and
+ *	give its pages and its share of the payload budget back
+ * @req: the command
+ *
+ * Commands waiting for the budget are not started here: see
+ * rdmablk_treq_run_waiting().
+ *
+ * Safe in any context.
+ */
+void rdmablk_treq_unmap(struct rdmablk_treq *req)
+{
+	struct rdmablk_tconn *conn = req->conn;
+	enum dma_data_direction dir = req->cmd.opcode == RDMABLK_OP_READ ?
+				      DMA_TO_DEVICE : DMA_FROM_DEVICE;
+
+	if (req->rw_ready)
+		rdma_rw_ctx_destroy(&req->rw, conn->qp, conn->port_num,
+				    req->sgl, req->nents, dir);
+	rdmablk_tpages_free(&conn->tpages, req->sgl, req->nents);
+	if (req->pinned) {
+		rdmablk_tbudget_put(&conn->budget, req->pinned);
+		req->pinned = 0;
+	}
+}
+
+static void rdmablk_treq_exec_payload(struct rdmablk_treq *req);
+
+/*
+ * Start the commands that waited for the payload budget and fit now,
+ * oldest first. Called where payload came back in CQ work: the commands
+ * are started in the context they would have run in. A connection that
+ * is closing starts none; its teardown gives their contexts back.
+ */
+static void rdmablk_treq_run_waiting(struct rdmablk_tconn *conn)
+{
+	struct rdmablk_tbudget_wait *w;
+	struct rdmablk_treq *req;
+
+	while (!test_bit(RDMABLK_TCONN_CLOSING, &conn->flags)) {
+		w = rdmablk_tbudget_next(&conn->budget);
+		if (!w)
+			break;
+		req = container_of(w, struct rdmablk_treq, pin);
+		req->pinned = w->bytes;
+		rdmablk_treq_exec_payload(req);
+	}
+}
+
+/* Completion of a response, or of the WRITE_WITH_IMM ending a READ. */
+void rdmablk_tconn_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rdmablk_treq *req = container_of(wc->wr_cqe, struct rdmablk_treq,
+						rsp_cqe);
+	struct rdmablk_tconn *conn = req->conn;
+
+	WRITE_ONCE(conn->tx_progress, jiffies);
+	atomic_dec(&conn->tx_inflight);
+	/*
+	 * A flushed response may be the only trace of a failed RDMA WRITE
+	 * chained before it (those carry no completion of their own): any
+	 * failure closes the connection; closing twice is harmless.
+	 */
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			tconn_err_ratelimited(conn, "send failed: %s\n",
+					      ib_wc_status_msg(wc->status));
+		rdmablk_tconn_close(conn);
+	}
+	rdmablk_treq_unmap(req);
+	rdmablk_treq_run_waiting(conn);
+	rdmablk_treq_free(req);
+}
+
+/*
+ * The WRs pushing a successful READ's data, the last of them carrying the
+ * READ's tag as immediate data instead of a response following
+ * (RDMABLK_CONN_READ_IMM, for reads up to @read_imm_max). Its completion,
+ * signalled, frees @req.
+ */
+static struct ib_send_wr *rdmablk_treq_read_imm_wrs(struct rdmablk_treq *req)
+{
+	struct rdmablk_tconn *conn = req->conn;
+	struct ib_send_wr *first, *last;
+
+	first = rdma_rw_ctx_wrs(&req->rw, conn->qp, conn->port_num,
+				&req->rsp_cqe, NULL);
+	for (last = first; last->next; last = last->next)
+		;
+	WARN_ON_ONCE(last->opcode != IB_WR_RDMA_WRITE);
+	last->opcode = IB_WR_RDMA_WRITE_WITH_IMM;
+	last->ex.imm_data = cpu_to_be32(rdmablk_read_imm_encode(req->cmd.tag));
+	return first;
+}
+
+/*
+ * A READ's pages were mapped for the device before the backing device
+ * filled them: with bounce buffering (swiotlb) the mapping still holds
+ * what the pages held then. Hand the data to the device now.
+ */
+static void rdmablk_treq_sync_read(struct rdmablk_treq *req)
+{
+	struct ib_device *dev = req->conn->dev;
+
+	if (!ib_uses_virt_dma(dev))
+		dma_sync_sg_for_device(dev->dma_device, req->sgl, req->nents,
+				       DMA_TO_DEVICE);
+}
+
+/**
+ * rdmablk_treq_respond() - answer a command with @req->status
+ * @req: the command
+ *
+ * For a successful READ, its data is pushed first. Safe in any context
+ * (bio completion answers here).
+ */
+void rdmablk_treq_respond(struct rdmablk_treq *req)
+{
+	struct rdmablk_tconn *conn = req->conn;
+	struct rdmablk_rsp *rsp = req->rsp;
+	struct ib_send_wr *first = &req->rsp_wr;
+	const struct ib_send_wr *bad = NULL;
+	unsigned long flags;
+	bool keyed, read_ok;
+	int ret;
+
+	if (req->recv) {
+		rdmablk_trecv_post(req->recv);
+		req->recv = NULL;
+	}
+
+	read_ok = req->rw_ready && req->cmd.opcode == RDMABLK_OP_READ &&
+		  req->status == RDMABLK_S_OK;
+	if (read_ok)
+		rdmablk_treq_sync_read(req);
+	if (read_ok && (conn->params.flags & RDMABLK_CONN_READ_IMM) &&
+	    req->cmd.length <= conn->read_imm_max) {
+		first = rdmablk_treq_read_imm_wrs(req);
+		goto post;
+	}
+
+	rsp->opcode = req->cmd.opcode;
+	rsp->tag = cpu_to_le16(req->cmd.tag);
+	rsp->status = cpu_to_le16(req->status);
+	req->rsp_sge.length = sizeof(*rsp);
+	if (req->status == RDMABLK_S_OK)
+		req->rsp_sge.length += req->rsp_extra;
+	ib_dma_sync_single_for_device(conn->dev, req->rsp_dma,
+				      req->rsp_sge.length, DMA_TO_DEVICE);
+
+	/* The initiator's registration is invalidated by our response. */
+	keyed = req->keyed && (conn->params.flags & RDMABLK_CONN_REMOTE_INV);
+	if (keyed) {
+		req->rsp_wr.opcode = IB_WR_SEND_WITH_INV;
+		req->rsp_wr.ex.invalidate_rkey = req->cmd.rkey;
+	} else {
+		req->rsp_wr.opcode = IB_WR_SEND;
+	}
+
+	if (read_ok)
+		first = rdma_rw_ctx_wrs(&req->rw, conn->qp, conn->port_num,
+					NULL, &req->rsp_wr);
+
+post:
+	spin_lock_irqsave(&conn->lock, flags);
+	conn->outstanding--;
+	spin_unlock_irqrestore(&conn->lock, flags);
+
+	if (atomic_inc_return(&conn->tx_inflight) == 1)
+		WRITE_ONCE(conn->tx_progress, jiffies);
+	ret = ib_post_send(conn->qp, first, &bad);
+	if (unlikely(ret)) {
+		if (bad == first)
+			atomic_dec(&conn->tx_inflight);
+		tconn_err_ratelimited(conn, "cannot post a response: %d\n", ret);
+		rdmablk_tconn_close(conn);
+		if (bad != first) {
+			/* Posted in part: no completion comes, the pages may
+			 * still be read. Teardown gives them back after the drain.
+			 */
+			spin_lock_irqsave(&conn->lock, flags);
+			list_add(&req->node, &conn->failed);
+			conn->nr_failed++;
+			spin_unlock_irqrestore(&conn->lock, flags);
+			wake_up(&conn->wq);
+			return;
+		}
+		rdmablk_treq_unmap(req);
+		rdmablk_treq_free(req);
+	}
+}
+
+static u16 rdmablk_blk_status(blk_status_t sts)
+{
+	switch (sts) {
+	case BLK_STS_OK:
+		return RDMABLK_S_OK;
+	case BLK_STS_NOSPC:
+		return RDMABLK_S_NO_SPACE;
+	case BLK_STS_NOTSUPP:
+		return RDMABLK_S_UNSUPPORTED;
+	default:
+		return RDMABLK_S_IO_ERROR;
+	}
+}
+
+static void rdmablk_treq_bio_done(struct bio *bio)
+{
+	struct rdmablk_treq *req = bio->bi_private;
+
+	req->status = rdmablk_blk_status(bio->bi_status);
+	bio_put(bio);
+	rdmablk_treq_respond(req);
+}
+
+/* Build and submit the bio(s) for @nents pages of @sgl. */
+static void rdmablk_treq_submit_sgl(struct rdmablk_treq *req,
+				    struct scatterlist *sgl,
+				    unsigned int nents, blk_opf_t opf)
+{
+	struct block_device *bdev = req->conn->exp->bdev;
+	sector_t sector = req->cmd.offset >> RDMABLK_SECTOR_SHIFT;
+	struct scatterlist *sg;
+	struct bio *bio;
+	unsigned int i;
+
+	bio = bio_alloc(bdev, bio_max_segs(nents), opf, GFP_KERNEL);
+	bio->bi_iter.bi_sector = sector;
+	bio->bi_private = req;
+	bio->bi_end_io = rdmablk_treq_bio_done;
+
+	for_each_sg(sgl, sg, nents, i) {
+		while (bio_add_page(bio, sg_page(sg), sg->length, sg->offset) !=
+		       sg->length) {
+			struct bio *prev = bio;
+
+			bio = bio_alloc(bdev, bio_max_segs(nents - i), opf,
+					GFP_KERNEL);
+			bio->bi_iter.bi_sector = sector;
+			bio_chain(bio, prev);
+			submit_bio(prev);
+		}
+		sector += sg->length >> RDMABLK_SECTOR_SHIFT;
+	}
+	submit_bio(bio);
+}
+
+static void rdmablk_treq_submit_write(struct rdmablk_treq *req)
+{
+	blk_opf_t opf = REQ_OP_WRITE | REQ_SYNC | REQ_IDLE;
+
+	if (req->cmd.flags & RDMABLK_CMD_FUA)
+		opf |= REQ_FUA;
+	rdmablk_treq_submit_sgl(req, req->sgl, req->nents, opf);
+}
+
+/* Completion of the RDMA READ of a write payload. */
+void rdmablk_treq_rw_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rdmablk_treq *req = container_of(wc->wr_cqe, struct rdmablk_treq,
+						rw_cqe);
+
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			tconn_err_ratelimited(req->conn,
+					      "RDMA READ of write data failed: %s\n",
+					      ib_wc_status_msg(wc->status));
+		rdmablk_tconn_close(req->conn);
+		req->status = RDMABLK_S_IO_ERROR;
+		rdmablk_treq_respond(req);
+		return;
+	}
+	/*
+	 * Unmap before the device reads the pages: with bounce buffering
+	 * (swiotlb) the data is in the page only once unmapped.
+	 */
+	rdma_rw_ctx_destroy(&req->rw, req->conn->qp, req->conn->port_num,
+			    req->sgl, req->nents, DMA_FROM_DEVICE);
+	req->rw_ready = false;
+	rdmablk_treq_submit_write(req);
+}
+
+/* Allocate pages for the payload and set up the RDMA READ or WRITE. */
+static int rdmablk_treq_map(struct rdmablk_treq *req,
+			    enum dma_data_direction dir)
+{
+	struct rdmablk_tconn *conn = req->conn;
+	int ret;
+
+	/* Stale pages: the device or the RDMA READ overwrites all of them. */
+	req->sgl = rdmablk_tpages_alloc(&conn->tpages, req->cmd.length,
+					&req->nents);
+	if (!req->sgl)
+		return -ENOMEM;
+	ret = rdma_rw_ctx_init(&req->rw, conn->qp, conn->port_num, req->sgl,
+			       req->nents, 0, req->cmd.addr, req->cmd.rkey, dir);
+	if (ret < 0) {
+		rdmablk_tpages_free(&conn->tpages, req->sgl, req->nents);
+		req->sgl = NULL;
+		return ret;
+	}
+	req->rw_ready = true;
+	req->keyed = true;
+	return 0;
+}
+
+/*
+ * A READ or non-inline WRITE whose payload the budget let through: map
+ * its pages, then read the device or RDMA READ the payload.
+ */
+static void rdmablk_treq_exec_payload(struct rdmablk_treq *req)
+{
+	struct rdmablk_tconn *conn = req->conn;
+	int ret;
+
+	if (req->cmd.opcode == RDMABLK_OP_READ) {
+		ret = rdmablk_treq_map(req, DMA_TO_DEVICE);
+		if (ret)
+			goto out_err;
+		rdmablk_treq_submit_sgl(req, req->sgl, req->nents, REQ_OP_READ);
+		return;
+	}
+
+	ret = rdmablk_treq_map(req, DMA_FROM_DEVICE);
+	if (ret)
+		goto out_err;
+	ret = rdma_rw_ctx_post(&req->rw, conn->qp, conn->port_num,
+			       &req->rw_cqe, NULL);
+	if (ret)
+		goto out_err;
+	return;
+
+out_err:
+	tconn_err_ratelimited(conn, "cannot set up a %u-byte transfer: %d\n",
+			      req->cmd.length, ret);
+	req->status = RDMABLK_S_IO_ERROR;
+	rdmablk_treq_respond(req);
+}
+
+static void rdmablk_treq_exec_rw(struct rdmablk_treq *req)
+{
+	struct rdmablk_tconn *conn = req->conn;
+	struct scatterlist sg;
+
+	if (req->cmd.opcode == RDMABLK_OP_WRITE && req->recv) {
+		/* Inline payload: the receive page goes to the device as is. */
+		sg_init_table(&sg, 1);
+		sg_set_page(&sg, req->recv->page, req->cmd.length, 0);
+		rdmablk_treq_submit_sgl(req, &sg, 1,
+					REQ_OP_WRITE | REQ_SYNC | REQ_IDLE |
+					((req->cmd.flags & RDMABLK_CMD_FUA) ?
+					 REQ_FUA : 0));
+		return;
+	}
+
+	/*
+	 * The pages it pins count against the connection's budget; if they
+	 * do not fit, the command waits, its request context and credit
+	 * held, until rdmablk_treq_run_waiting() starts it.
+	 */
+	if (!rdmablk_tbudget_get(&conn->budget, &req->pin,
+				 PAGE_ALIGN(req->cmd.length)))
+		return;
+	req->pinned = req->pin.bytes;
+	rdmablk_treq_exec_payload(req);
+}
+
+static void rdmablk_treq_exec_other(struct rdmablk_treq *req)
+{
+	struct block_device *bdev = req->conn->exp->bdev;
+	sector_t sector = req->cmd.offset >> RDMABLK_SECTOR_SHIFT;
+	sector_t nr = req->cmd.length >> RDMABLK_SECTOR_SHIFT;
+	struct bio *bio = NULL;
+	int ret = 0;
+
+	switch (req->cmd.opcode) {
+	case RDMABLK_OP_FLUSH:
+		bio = bio_alloc(bdev, 0, REQ_OP_WRITE | REQ_PREFLUSH,
+				GFP_KERNEL);
+		break;
+	case RDMABLK_OP_DISCARD:
+		ret = __blkdev_issue_discard(bdev, sector, nr, GFP_KERNEL, &bio);
+		break;
+	case RDMABLK_OP_WRITE_ZEROES:
+		ret = __blkdev_issue_zeroout(bdev, sector, nr, GFP_KERNEL, &bio,
+					     (req->cmd.flags & RDMABLK_CMD_NOUNMAP) ?
+					     BLKDEV_ZERO_NOUNMAP : 0);
+		break;
+	}
+
+	if (!bio) {
+		req->status = ret ? RDMABLK_S_IO_ERROR : RDMABLK_S_OK;
+		rdmablk_treq_respond(req);
+		return;
+	}
+	bio->bi_private = req;
+	bio->bi_end_io = rdmablk_treq_bio_done;
+	submit_bio(bio);
+}
+
+static void rdmablk_tconn_handle(struct rdmablk_tconn *conn,
+				 struct rdmablk_treq *req,
+				 struct rdmablk_trecv *recv)
+{
+	u32 inline_len = recv->len - sizeof(struct rdmablk_cmd);
+
+	rdmablk_cmd_decode(recv->cmd, &req->cmd);
+	req->recv = recv;
+	req->rsp_extra = 0;
+
+	if ((conn->params.flags & RDMABLK_CONN_DISCOVERY) &&
+	    req->cmd.opcode != RDMABLK_OP_KEEPALIVE) {
+		rdmablk_tconn_disc_handle(conn, req, recv, inline_len);
+		return;
+	}
+	if (req->cmd.opcode == RDMABLK_OP_OPEN) {
+		req->status = rdmablk_tconn_open(conn, req, recv, inline_len);
+		rdmablk_treq_respond(req);
+		return;
+	}
+	if (req->cmd.opcode == RDMABLK_OP_KEEPALIVE) {
+		req->status = req->cmd.flags || req->cmd.length ||
+			      req->cmd.offset || inline_len ?
+			      RDMABLK_S_INVALID : RDMABLK_S_OK;
+		rdmablk_treq_respond(req);
+		return;
+	}
+	if (!conn->exp)
+		req->status = RDMABLK_S_NOT_OPEN;
+	else
+		req->status = rdmablk_cmd_check(&req->cmd, &conn->exp->params,
+						inline_len);
+	if (req->status != RDMABLK_S_OK) {
+		rdmablk_treq_respond(req);
+		return;
+	}
+
+	/* Only an inline payload keeps its receive buffer busy. */
+	if (!inline_len) {
+		req->recv = NULL;
+		if (rdmablk_trecv_post(recv)) {
+			req->status = RDMABLK_S_IO_ERROR;
+			rdmablk_treq_respond(req);
+			return;
+		}
+	}
+
+	if (req->cmd.opcode == RDMABLK_OP_READ ||
+	    req->cmd.opcode == RDMABLK_OP_WRITE)
+		rdmablk_treq_exec_rw(req);
+	else
+		rdmablk_treq_exec_other(req);
+}
+
+/* A command arrived: take a request context for it, or make it wait. */
+void rdmablk_tconn_recv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rdmablk_trecv *recv = container_of(wc->wr_cqe,
+						  struct rdmablk_trecv, cqe);
+	struct rdmablk_tconn *conn = recv->conn;
+	struct rdmablk_treq *req = NULL;
+	unsigned long flags;
+
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			tconn_err_ratelimited(conn, "receive failed: %s\n",
+					      ib_wc_status_msg(wc->status));
+		/* A flushed receive means the QP is in error: done. */
+		rdmablk_tconn_close(conn);
+		return;
+	}
+	if (unlikely(wc->byte_len < sizeof(struct rdmablk_cmd))) {
+		rdmablk_tconn_protocol_error(conn, "short command");
+		return;
+	}
+	recv->len = wc->byte_len;
+	WRITE_ONCE(conn->last_rx, jiffies);
+	ib_dma_sync_single_for_cpu(conn->dev, recv->sge[0].addr,
+				   recv->sge[0].length, DMA_FROM_DEVICE);
+	ib_dma_sync_single_for_cpu(conn->dev, recv->sge[1].addr,
+				   recv->sge[1].length, DMA_FROM_DEVICE);
+
+	spin_lock_irqsave(&conn->lock, flags);
+	if (conn->outstanding >= conn->params.queue_depth) {
+		spin_unlock_irqrestore(&conn->lock, flags);
+		rdmablk_tconn_protocol_error(conn, "more commands than credits");
+		return;
+	}
+	conn->outstanding++;
+	if (list_empty(&conn->free_reqs)) {
+		list_add_tail(&recv->node, &conn->pending);
+	} else {
+		req = list_first_entry(&conn->free_reqs, struct rdmablk_treq,
+				       node);
+		list_del(&req->node);
+		conn->nr_free--;
+	}
+	spin_unlock_irqrestore(&conn->lock, flags);
+
+	if (req)
+		rdmablk_tconn_handle(conn, req, recv);
+}
