@@ -758,6 +758,24 @@ static struct ib_client rdmablk_target_client = {
 	.remove = rdmablk_target_remove_one,
 };
 
+/* What the netlink commands of the target role call (roles.h). */
+static const struct rdmablk_target_ops rdmablk_target_ops = {
+	.listener_add = rdmablk_listener_add,
+	.listener_del = rdmablk_listener_del,
+	.listener_get = rdmablk_listener_get,
+	.export_add = rdmablk_export_add,
+	.export_del = rdmablk_export_del,
+	.export_get = rdmablk_export_get,
+};
+
+/**
+ * rdmablk_target_init() - start the target role, at module load
+ *
+ * Runs before the netlink family is registered; registers the role's
+ * operations with it last.
+ *
+ * Return: 0 or a negative errno.
+ */
 int rdmablk_target_init(void)
 {
 	int ret;
@@ -768,13 +786,31 @@ int rdmablk_target_init(void)
 			    &rdmablk_tconns_fops);
 	ret = ib_register_client(&rdmablk_target_client);
 	if (ret)
-		debugfs_remove_recursive(rdmablk_target_debugfs);
+		goto out_remove_debugfs;
+	ret = rdmablk_nl_register_target(&rdmablk_target_ops);
+	if (ret)
+		goto out_unregister_client;
+	return 0;
+
+out_unregister_client:
+	ib_unregister_client(&rdmablk_target_client);
+out_remove_debugfs:
+	debugfs_remove_recursive(rdmablk_target_debugfs);
 	return ret;
 }
 
-/* Listeners must be gone, so no connection can be added. */
+/**
+ * rdmablk_target_exit() - stop the target role, at module unload
+ *
+ * The netlink family must be gone, so no listener or export can be added.
+ * Listeners go first, so no connection can be added; then the exports,
+ * closing their connections; then whatever connection is left.
+ */
 void rdmablk_target_exit(void)
 {
+	rdmablk_nl_unregister_target(&rdmablk_target_ops);
+	rdmablk_listeners_exit();
+	rdmablk_exports_exit();
 	debugfs_remove_recursive(rdmablk_target_debugfs);
 	rdmablk_tconn_close_all(NULL);
 	ib_unregister_client(&rdmablk_target_client);
