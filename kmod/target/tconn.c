@@ -599,6 +599,8 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 			goto out_free_bufs;
 	}
 
+	/* Before the connection is listed: debugfs shows its idle time. */
+	conn->last_rx = jiffies;
 	spin_lock(&rdmablk_tconns_lock);
 	admitted = rdmablk_tconn_admit(peer);
 	if (admitted) {
@@ -612,7 +614,6 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 		goto out_free_bufs;
 	}
 	cm_id->context = conn;
-	conn->last_rx = jiffies;
 	if (!(conn->params.flags & RDMABLK_CONN_DISCOVERY))
 		queue_delayed_work(rdmablk_wq, &conn->open_work,
 				   RDMABLK_OPEN_TIMEOUT);
@@ -730,12 +731,13 @@ static int rdmablk_tconns_show(struct seq_file *m, void *unused)
 	spin_lock(&rdmablk_tconns_lock);
 	list_for_each_entry(conn, &rdmablk_tconns, node) {
 		rdmablk_tbudget_stats(&conn->budget, &st);
-		seq_printf(m, "%pISpc %s queue_depth=%u payload_max=%llu pinned=%llu peak=%llu waiting=%llu waited=%llu\n",
+		seq_printf(m, "%pISpc %s queue_depth=%u payload_max=%llu pinned=%llu peak=%llu waiting=%llu waited=%llu keepalive_ms=%u idle_ms=%u\n",
 			   &conn->cm_id->route.addr.dst_addr,
 			   conn->params.flags & RDMABLK_CONN_DISCOVERY ?
 			   "discovery" : "io", conn->params.queue_depth,
 			   st.max, st.pinned, st.peak, st.nr_waiting,
-			   st.nr_waited);
+			   st.nr_waited, conn->params.keepalive_ms,
+			   jiffies_to_msecs(jiffies - READ_ONCE(conn->last_rx)));
 	}
 	spin_unlock(&rdmablk_tconns_lock);
 	return 0;
