@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rdmablk: block devices over RDMA. Module init and exit.
+ *
+ * The roles start first and register their operations with the netlink
+ * family (roles.h); the family is registered last, so no request reaches
+ * a role that is not ready, and unregistered first at exit.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
 #include <net/genetlink.h>
 
-#include "host/initiator.h"
-#include "target/target.h"
+#include "roles.h"
 
 struct workqueue_struct *rdmablk_wq;
 
@@ -49,8 +52,6 @@ static void __exit rdmablk_exit(void)
 	/* No request can add state once the family is gone. */
 	rdmablk_nl_exit();
 	rdmablk_initiator_exit();
-	rdmablk_listeners_exit();
-	rdmablk_exports_exit();
 	rdmablk_target_exit();
 	destroy_workqueue(rdmablk_wq);
 	pr_info("unloaded\n");

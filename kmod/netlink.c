@@ -6,6 +6,11 @@
  * policy (nl_parse.c). Operations run in parallel (attach may wait seconds
  * for a target); the objects they touch have their own locks.
  * Unregistration waits for running operations.
+ *
+ * The commands reach the roles only through the operations they registered
+ * (roles.h, which says when registration may happen); a command whose role
+ * is not registered fails with -EOPNOTSUPP. The roles send their events
+ * through rdmablk_nl_event_*().
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -13,8 +18,7 @@
 
 #include <linux/rdmablk_proto.h>
 
-#include "host/initiator.h"
-#include "target/target.h"
+#include "roles.h"
 
 enum rdmablk_mcgrp {
 	RDMABLK_MCGRP_EVENTS,
@@ -29,13 +33,103 @@ static struct genl_family rdmablk_genl_family;
 /* Room for the largest single message: a device with all its queues. */
 #define RDMABLK_NL_MSG_SIZE	8192
 
-/* Set while the family is registered; events are dropped otherwise. */
+/*
+ * Set while the family is registered; events are dropped otherwise, and
+ * the roles may (un)register only while it is clear.
+ */
 static bool rdmablk_nl_up;
+
+/*
+ * The roles' operations, NULL for a role not registered. Written only
+ * while the family is not registered (roles.h), read without a lock.
+ */
+static const struct rdmablk_target_ops *rdmablk_nl_target;
+static const struct rdmablk_host_ops *rdmablk_nl_host;
+
+/**
+ * rdmablk_nl_register_target() - give the commands of the target role
+ * @ops: what they call; must stay valid until unregistered
+ *
+ * Only while the family is not registered: at the target role's init.
+ *
+ * Return: 0, or -EBUSY when called at another time or twice.
+ */
+int rdmablk_nl_register_target(const struct rdmablk_target_ops *ops)
+{
+	if (WARN_ON_ONCE(READ_ONCE(rdmablk_nl_up) || rdmablk_nl_target))
+		return -EBUSY;
+	rdmablk_nl_target = ops;
+	return 0;
+}
+
+/**
+ * rdmablk_nl_unregister_target() - take the target role's commands back
+ * @ops: as registered
+ *
+ * Only while the family is not registered: at the target role's exit.
+ */
+void rdmablk_nl_unregister_target(const struct rdmablk_target_ops *ops)
+{
+	WARN_ON_ONCE(READ_ONCE(rdmablk_nl_up) || rdmablk_nl_target != ops);
+	rdmablk_nl_target = NULL;
+}
+
+/**
+ * rdmablk_nl_register_host() - give the commands of the initiator role
+ * @ops: what they call; must stay valid until unregistered
+ *
+ * Only while the family is not registered: at the initiator role's init.
+ *
+ * Return: 0, or -EBUSY when called at another time or twice.
+ */
+int rdmablk_nl_register_host(const struct rdmablk_host_ops *ops)
+{
+	if (WARN_ON_ONCE(READ_ONCE(rdmablk_nl_up) || rdmablk_nl_host))
+		return -EBUSY;
+	rdmablk_nl_host = ops;
+	return 0;
+}
+
+/**
+ * rdmablk_nl_unregister_host() - take the initiator role's commands back
+ * @ops: as registered
+ *
+ * Only while the family is not registered: at the initiator role's exit.
+ */
+void rdmablk_nl_unregister_host(const struct rdmablk_host_ops *ops)
+{
+	WARN_ON_ONCE(READ_ONCE(rdmablk_nl_up) || rdmablk_nl_host != ops);
+	rdmablk_nl_host = NULL;
+}
+
+/* The target role's operations, or NULL with @extack saying why. */
+static const struct rdmablk_target_ops *
+rdmablk_nl_target_ops(struct netlink_ext_ack *extack)
+{
+	if (!rdmablk_nl_target)
+		NL_SET_ERR_MSG(extack, "the target role is not available");
+	return rdmablk_nl_target;
+}
+
+/* The initiator role's operations, or NULL with @extack saying why. */
+static const struct rdmablk_host_ops *
+rdmablk_nl_host_ops(struct netlink_ext_ack *extack)
+{
+	if (!rdmablk_nl_host)
+		NL_SET_ERR_MSG(extack, "the initiator role is not available");
+	return rdmablk_nl_host;
+}
 
 static int rdmablk_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *msg;
+	u64 features = 0;
 	void *hdr;
+
+	if (rdmablk_nl_target)
+		features |= RDMABLK_FEAT_LISTEN | RDMABLK_FEAT_EXPORT;
+	if (rdmablk_nl_host)
+		features |= RDMABLK_FEAT_ATTACH;
 
 	msg = genlmsg_new(RDMABLK_NL_MSG_SIZE, GFP_KERNEL);
 	if (!msg)
@@ -49,8 +143,7 @@ static int rdmablk_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 	if (nla_put_string(msg, RDMABLK_ATTR_MODULE_VERSION, RDMABLK_VERSION) ||
 	    nla_put_u32(msg, RDMABLK_ATTR_GENL_VERSION, RDMABLK_GENL_VERSION) ||
 	    nla_put_u32(msg, RDMABLK_ATTR_PROTO_VERSION, RDMABLK_PROTO_VERSION) ||
-	    nla_put_u64_64bit(msg, RDMABLK_ATTR_FEATURES, RDMABLK_FEAT_LISTEN |
-			      RDMABLK_FEAT_EXPORT | RDMABLK_FEAT_ATTACH,
+	    nla_put_u64_64bit(msg, RDMABLK_ATTR_FEATURES, features,
 			      RDMABLK_ATTR_PAD))
 		goto out_free;
 
@@ -102,37 +195,46 @@ static void rdmablk_nl_event_send(struct sk_buff *msg, void *hdr)
 
 static int rdmablk_nl_listen_add(struct sk_buff *skb, struct genl_info *info)
 {
+	const struct rdmablk_target_ops *ops = rdmablk_nl_target_ops(info->extack);
 	struct rdmablk_listen_req req;
 	int ret;
 
+	if (!ops)
+		return -EOPNOTSUPP;
 	ret = rdmablk_nl_parse_listen(genl_info_net(info), info->attrs, &req,
 				      info->extack);
 	if (ret)
 		return ret;
-	return rdmablk_listener_add(&req.addr, info->extack);
+	return ops->listener_add(&req.addr, info->extack);
 }
 
 static int rdmablk_nl_listen_del(struct sk_buff *skb, struct genl_info *info)
 {
+	const struct rdmablk_target_ops *ops = rdmablk_nl_target_ops(info->extack);
 	struct rdmablk_listen_req req;
 	int ret;
 
+	if (!ops)
+		return -EOPNOTSUPP;
 	ret = rdmablk_nl_parse_listen(genl_info_net(info), info->attrs, &req,
 				      info->extack);
 	if (ret)
 		return ret;
-	return rdmablk_listener_del(&req.addr, info->extack);
+	return ops->listener_del(&req.addr, info->extack);
 }
 
 /* cb->args[0]: index of the next listener to dump. */
 static int rdmablk_nl_listen_dump(struct sk_buff *skb,
 				  struct netlink_callback *cb)
 {
+	const struct rdmablk_target_ops *ops = rdmablk_nl_target_ops(cb->extack);
 	struct rdmablk_listener_info li;
 	unsigned long idx = cb->args[0];
 	void *hdr;
 
-	for (; !rdmablk_listener_get(idx, &li); idx++) {
+	if (!ops)
+		return -EOPNOTSUPP;
+	for (; !ops->listener_get(idx, &li); idx++) {
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 				  cb->nlh->nlmsg_seq, &rdmablk_genl_family,
 				  NLM_F_MULTI, RDMABLK_CMD_LISTEN_GET);
@@ -175,30 +277,36 @@ void rdmablk_nl_event_listener(enum rdmablk_event event,
 
 static int rdmablk_nl_export_add(struct sk_buff *skb, struct genl_info *info)
 {
+	const struct rdmablk_target_ops *ops = rdmablk_nl_target_ops(info->extack);
 	struct rdmablk_export_req *req;
 	int ret;
 
+	if (!ops)
+		return -EOPNOTSUPP;
 	req = kmalloc(sizeof(*req), GFP_KERNEL);
 	if (!req)
 		return -ENOMEM;
 	ret = rdmablk_nl_parse_export(info->attrs, true, req, info->extack);
 	if (!ret)
-		ret = rdmablk_export_add(req, info->extack);
+		ret = ops->export_add(req, info->extack);
 	kfree(req);
 	return ret;
 }
 
 static int rdmablk_nl_export_del(struct sk_buff *skb, struct genl_info *info)
 {
+	const struct rdmablk_target_ops *ops = rdmablk_nl_target_ops(info->extack);
 	struct rdmablk_export_req *req;
 	int ret;
 
+	if (!ops)
+		return -EOPNOTSUPP;
 	req = kmalloc(sizeof(*req), GFP_KERNEL);
 	if (!req)
 		return -ENOMEM;
 	ret = rdmablk_nl_parse_export(info->attrs, false, req, info->extack);
 	if (!ret)
-		ret = rdmablk_export_del(req->name, info->extack);
+		ret = ops->export_del(req->name, info->extack);
 	kfree(req);
 	return ret;
 }
@@ -229,14 +337,17 @@ static int rdmablk_nl_put_allowed(struct sk_buff *msg,
 static int rdmablk_nl_export_dump(struct sk_buff *skb,
 				  struct netlink_callback *cb)
 {
+	const struct rdmablk_target_ops *ops = rdmablk_nl_target_ops(cb->extack);
 	unsigned long idx = cb->args[0];
 	struct rdmablk_export_info *ei;
 	void *hdr;
 
+	if (!ops)
+		return -EOPNOTSUPP;
 	ei = kmalloc(sizeof(*ei), GFP_KERNEL);
 	if (!ei)
 		return -ENOMEM;
-	for (; !rdmablk_export_get(idx, ei); idx++) {
+	for (; !ops->export_get(idx, ei); idx++) {
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 				  cb->nlh->nlmsg_seq, &rdmablk_genl_family,
 				  NLM_F_MULTI, RDMABLK_CMD_EXPORT_GET);
@@ -327,12 +438,15 @@ static int rdmablk_nl_put_dev(struct sk_buff *msg,
 
 static int rdmablk_nl_attach(struct sk_buff *skb, struct genl_info *info)
 {
+	const struct rdmablk_host_ops *ops = rdmablk_nl_host_ops(info->extack);
 	struct rdmablk_attach_req req;
 	struct rdmablk_dev_info *di;
 	struct sk_buff *msg;
 	void *hdr;
 	int ret;
 
+	if (!ops)
+		return -EOPNOTSUPP;
 	ret = rdmablk_nl_parse_attach(genl_info_net(info), info->attrs, &req,
 				      info->extack);
 	if (ret)
@@ -340,7 +454,7 @@ static int rdmablk_nl_attach(struct sk_buff *skb, struct genl_info *info)
 	di = kzalloc(sizeof(*di), GFP_KERNEL);
 	if (!di)
 		return -ENOMEM;
-	ret = rdmablk_idev_attach(&req, di, info->extack);
+	ret = ops->attach(&req, di, info->extack);
 	if (ret)
 		goto out_free;
 
@@ -364,48 +478,62 @@ out_free:
 
 static int rdmablk_nl_dev_set(struct sk_buff *skb, struct genl_info *info)
 {
+	const struct rdmablk_host_ops *ops = rdmablk_nl_host_ops(info->extack);
 	struct rdmablk_dev_set_req req;
 	int ret;
 
+	if (!ops)
+		return -EOPNOTSUPP;
 	ret = rdmablk_nl_parse_dev_set(info->attrs, &req, info->extack);
 	if (ret)
 		return ret;
-	return rdmablk_idev_set(&req, info->extack);
+	return ops->set(&req, info->extack);
 }
 
 static int rdmablk_nl_reconnect(struct sk_buff *skb, struct genl_info *info)
 {
+	const struct rdmablk_host_ops *ops = rdmablk_nl_host_ops(info->extack);
+
+	if (!ops)
+		return -EOPNOTSUPP;
 	if (GENL_REQ_ATTR_CHECK(info, RDMABLK_ATTR_DEV_INDEX)) {
 		NL_SET_ERR_MSG(info->extack,
 			       "missing RDMABLK_ATTR_DEV_INDEX: which rdmablkN to reconnect");
 		return -EINVAL;
 	}
-	return rdmablk_idev_reconnect(nla_get_u32(info->attrs[RDMABLK_ATTR_DEV_INDEX]),
-				      info->extack);
+	return ops->reconnect(nla_get_u32(info->attrs[RDMABLK_ATTR_DEV_INDEX]),
+			      info->extack);
 }
 
 static int rdmablk_nl_detach(struct sk_buff *skb, struct genl_info *info)
 {
+	const struct rdmablk_host_ops *ops = rdmablk_nl_host_ops(info->extack);
+
+	if (!ops)
+		return -EOPNOTSUPP;
 	if (GENL_REQ_ATTR_CHECK(info, RDMABLK_ATTR_DEV_INDEX)) {
 		NL_SET_ERR_MSG(info->extack,
 			       "missing RDMABLK_ATTR_DEV_INDEX: which rdmablkN to detach");
 		return -EINVAL;
 	}
-	return rdmablk_idev_detach(nla_get_u32(info->attrs[RDMABLK_ATTR_DEV_INDEX]),
-				   info->extack);
+	return ops->detach(nla_get_u32(info->attrs[RDMABLK_ATTR_DEV_INDEX]),
+			   info->extack);
 }
 
 /* cb->args[0]: index of the next device to dump. */
 static int rdmablk_nl_dev_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
+	const struct rdmablk_host_ops *ops = rdmablk_nl_host_ops(cb->extack);
 	unsigned long idx = cb->args[0];
 	struct rdmablk_dev_info *di;
 	void *hdr;
 
+	if (!ops)
+		return -EOPNOTSUPP;
 	di = kmalloc(sizeof(*di), GFP_KERNEL);
 	if (!di)
 		return -ENOMEM;
-	for (; !rdmablk_idev_get(idx, di); idx++) {
+	for (; !ops->get(idx, di); idx++) {
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 				  cb->nlh->nlmsg_seq, &rdmablk_genl_family,
 				  NLM_F_MULTI, RDMABLK_CMD_DEV_GET);

@@ -194,23 +194,4 @@ void rdmablk_nl_event_export(enum rdmablk_event event, const char *name,
 void rdmablk_nl_event_dev(enum rdmablk_event event,
 			  const struct rdmablk_dev_info *info, const char *reason);
 
-/* listener.c: rdma_cm listeners of the target role. */
-
-/**
- * struct rdmablk_listener_info - a snapshot of one listener, for dumps
- * @addr: bound address and port
- * @state: enum rdmablk_listener_state
- */
-struct rdmablk_listener_info {
-	struct sockaddr_storage addr;
-	u32 state;
-};
-
-int rdmablk_listener_add(const struct sockaddr_storage *addr,
-			 struct netlink_ext_ack *extack);
-int rdmablk_listener_del(const struct sockaddr_storage *addr,
-			 struct netlink_ext_ack *extack);
-int rdmablk_listener_get(unsigned long idx, struct rdmablk_listener_info *info);
-void rdmablk_listeners_exit(void);
-
 #endif /* RDMABLK_H */

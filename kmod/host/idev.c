@@ -989,9 +989,9 @@ static void rdmablk_idev_free(struct rdmablk_idev *idev)
  * Return: 0, -EEXIST when that export of that target is attached already
  * (@info then describes it), or a negative errno.
  */
-int rdmablk_idev_attach(const struct rdmablk_attach_req *req,
-			struct rdmablk_dev_info *info,
-			struct netlink_ext_ack *extack)
+static int rdmablk_idev_attach(const struct rdmablk_attach_req *req,
+			       struct rdmablk_dev_info *info,
+			       struct netlink_ext_ack *extack)
 {
 	struct rdmablk_idev *idev, *other;
 	const char *why;
@@ -1154,7 +1154,7 @@ static struct rdmablk_idev *rdmablk_idev_by_index(int index)
  *
  * Return: 0, or -ENOENT.
  */
-int rdmablk_idev_detach(int index, struct netlink_ext_ack *extack)
+static int rdmablk_idev_detach(int index, struct netlink_ext_ack *extack)
 {
 	struct rdmablk_idev *idev;
 
@@ -1178,8 +1178,8 @@ int rdmablk_idev_detach(int index, struct netlink_ext_ack *extack)
  *
  * Return: 0, or -ENOENT.
  */
-int rdmablk_idev_set(const struct rdmablk_dev_set_req *req,
-		     struct netlink_ext_ack *extack)
+static int rdmablk_idev_set(const struct rdmablk_dev_set_req *req,
+			    struct netlink_ext_ack *extack)
 {
 	struct rdmablk_idev *idev;
 	int ret = 0;
@@ -1230,7 +1230,7 @@ out_unlock:
  *
  * Return: 0, or -ENOENT.
  */
-int rdmablk_idev_reconnect(int index, struct netlink_ext_ack *extack)
+static int rdmablk_idev_reconnect(int index, struct netlink_ext_ack *extack)
 {
 	struct rdmablk_idev *idev;
 	unsigned long flags;
@@ -1284,7 +1284,7 @@ out_unlock:
  *
  * Return: 0, or -ENOENT past the end.
  */
-int rdmablk_idev_get(unsigned long idx, struct rdmablk_dev_info *info)
+static int rdmablk_idev_get(unsigned long idx, struct rdmablk_dev_info *info)
 {
 	struct rdmablk_idev *idev;
 	int ret = -ENOENT;
@@ -1413,6 +1413,23 @@ static struct ib_client rdmablk_initiator_client = {
 	.remove = rdmablk_initiator_remove_one,
 };
 
+/* What the netlink commands of the initiator role call (roles.h). */
+static const struct rdmablk_host_ops rdmablk_host_ops = {
+	.attach = rdmablk_idev_attach,
+	.detach = rdmablk_idev_detach,
+	.set = rdmablk_idev_set,
+	.reconnect = rdmablk_idev_reconnect,
+	.get = rdmablk_idev_get,
+};
+
+/**
+ * rdmablk_initiator_init() - start the initiator role, at module load
+ *
+ * Runs before the netlink family is registered; registers the role's
+ * operations with it last.
+ *
+ * Return: 0 or a negative errno.
+ */
 int rdmablk_initiator_init(void)
 {
 	int ret;
@@ -1422,15 +1439,29 @@ int rdmablk_initiator_init(void)
 		return rdmablk_major;
 	ret = ib_register_client(&rdmablk_initiator_client);
 	if (ret)
-		unregister_blkdev(rdmablk_major, "rdmablk");
+		goto out_unregister_blkdev;
+	ret = rdmablk_nl_register_host(&rdmablk_host_ops);
+	if (ret)
+		goto out_unregister_client;
+	return 0;
+
+out_unregister_client:
+	ib_unregister_client(&rdmablk_initiator_client);
+out_unregister_blkdev:
+	unregister_blkdev(rdmablk_major, "rdmablk");
 	return ret;
 }
 
-/* Netlink must be gone, so no device can be attached. */
+/**
+ * rdmablk_initiator_exit() - stop the initiator role, at module unload
+ *
+ * The netlink family must be gone, so no device can be attached.
+ */
 void rdmablk_initiator_exit(void)
 {
 	struct rdmablk_idev *idev;
 
+	rdmablk_nl_unregister_host(&rdmablk_host_ops);
 	for (;;) {
 		mutex_lock(&rdmablk_idevs_lock);
 		idev = list_first_entry_or_null(&rdmablk_idevs,

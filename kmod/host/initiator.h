@@ -13,7 +13,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "proto.h"
-#include "rdmablk.h"
+#include "roles.h"
 #include "state.h"
 
 struct rdma_cm_id;
@@ -292,15 +292,5 @@ void rdmablk_ireq_reset(struct request *rq);
 
 /* idev.c */
 void rdmablk_idev_conn_lost(struct rdmablk_idev *idev, const char *why);
-int rdmablk_idev_set(const struct rdmablk_dev_set_req *req,
-		     struct netlink_ext_ack *extack);
-int rdmablk_idev_reconnect(int index, struct netlink_ext_ack *extack);
-int rdmablk_idev_attach(const struct rdmablk_attach_req *req,
-			struct rdmablk_dev_info *info,
-			struct netlink_ext_ack *extack);
-int rdmablk_idev_detach(int index, struct netlink_ext_ack *extack);
-int rdmablk_idev_get(unsigned long idx, struct rdmablk_dev_info *info);
-int rdmablk_initiator_init(void);
-void rdmablk_initiator_exit(void);
 
 #endif /* RDMABLK_INITIATOR_H */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Target role: exports (export.c) and the connections that use them
- * (tconn.c, tio.c, disc.c; their shared structures are in tconn.h).
+ * Target role: listeners (listener.c), exports (export.c) and the
+ * connections that use them (tconn.c, tio.c, disc.c; their shared
+ * structures are in tconn.h).
  */
 #ifndef RDMABLK_TARGET_H
 #define RDMABLK_TARGET_H
@@ -13,7 +14,7 @@
 #include <linux/spinlock.h>
 
 #include "proto.h"
-#include "rdmablk.h"
+#include "roles.h"
 
 struct rdma_cm_id;
 struct rdma_cm_event;
@@ -56,31 +57,13 @@ struct rdmablk_export {
 	bool dead;
 };
 
-/**
- * struct rdmablk_export_info - snapshot of an export for dumps and events
- * @name: export name
- * @path: backing device path
- * @uuid: identity
- * @size: bytes
- * @logical_block_size: bytes
- * @physical_block_size: bytes
- * @read_only: refuses writes
- * @nr_conns: connections that opened it
- * @nr_allowed: entries in @allowed
- * @allowed: host ids allowed, none means any
- */
-struct rdmablk_export_info {
-	char name[RDMABLK_EXPORT_NAME_MAX];
-	char path[RDMABLK_PATH_MAX];
-	u8 uuid[RDMABLK_UUID_SIZE];
-	u64 size;
-	u32 logical_block_size;
-	u32 physical_block_size;
-	bool read_only;
-	u32 nr_conns;
-	u32 nr_allowed;
-	u8 allowed[RDMABLK_MAX_ALLOWED_HOSTS][RDMABLK_UUID_SIZE];
-};
+/* listener.c */
+int rdmablk_listener_add(const struct sockaddr_storage *addr,
+			 struct netlink_ext_ack *extack);
+int rdmablk_listener_del(const struct sockaddr_storage *addr,
+			 struct netlink_ext_ack *extack);
+int rdmablk_listener_get(unsigned long idx, struct rdmablk_listener_info *info);
+void rdmablk_listeners_exit(void);
 
 /* export.c */
 int rdmablk_export_add(const struct rdmablk_export_req *req,
@@ -100,8 +83,6 @@ u32 rdmablk_export_disc_log(const u8 *hostid, u32 start,
 int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev);
 int rdmablk_tconn_cm_event(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev);
 void rdmablk_tconn_close_export(struct rdmablk_export *exp);
-int rdmablk_target_init(void);
-void rdmablk_target_exit(void);
 
 /* disc.c */
 void rdmablk_tconn_disc_notify(void);

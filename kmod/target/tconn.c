@@ -599,6 +599,8 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 			goto out_free_bufs;
 	}
 
+	/* Before the connection is listed: debugfs shows its idle time. */
+	conn->last_rx = jiffies;
 	spin_lock(&rdmablk_tconns_lock);
 	admitted = rdmablk_tconn_admit(peer);
 	if (admitted) {
@@ -612,7 +614,6 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 		goto out_free_bufs;
 	}
 	cm_id->context = conn;
-	conn->last_rx = jiffies;
 	if (!(conn->params.flags & RDMABLK_CONN_DISCOVERY))
 		queue_delayed_work(rdmablk_wq, &conn->open_work,
 				   RDMABLK_OPEN_TIMEOUT);
@@ -730,12 +731,13 @@ static int rdmablk_tconns_show(struct seq_file *m, void *unused)
 	spin_lock(&rdmablk_tconns_lock);
 	list_for_each_entry(conn, &rdmablk_tconns, node) {
 		rdmablk_tbudget_stats(&conn->budget, &st);
-		seq_printf(m, "%pISpc %s queue_depth=%u payload_max=%llu pinned=%llu peak=%llu waiting=%llu waited=%llu\n",
+		seq_printf(m, "%pISpc %s queue_depth=%u payload_max=%llu pinned=%llu peak=%llu waiting=%llu waited=%llu keepalive_ms=%u idle_ms=%u\n",
 			   &conn->cm_id->route.addr.dst_addr,
 			   conn->params.flags & RDMABLK_CONN_DISCOVERY ?
 			   "discovery" : "io", conn->params.queue_depth,
 			   st.max, st.pinned, st.peak, st.nr_waiting,
-			   st.nr_waited);
+			   st.nr_waited, conn->params.keepalive_ms,
+			   jiffies_to_msecs(jiffies - READ_ONCE(conn->last_rx)));
 	}
 	spin_unlock(&rdmablk_tconns_lock);
 	return 0;
@@ -758,6 +760,24 @@ static struct ib_client rdmablk_target_client = {
 	.remove = rdmablk_target_remove_one,
 };
 
+/* What the netlink commands of the target role call (roles.h). */
+static const struct rdmablk_target_ops rdmablk_target_ops = {
+	.listener_add = rdmablk_listener_add,
+	.listener_del = rdmablk_listener_del,
+	.listener_get = rdmablk_listener_get,
+	.export_add = rdmablk_export_add,
+	.export_del = rdmablk_export_del,
+	.export_get = rdmablk_export_get,
+};
+
+/**
+ * rdmablk_target_init() - start the target role, at module load
+ *
+ * Runs before the netlink family is registered; registers the role's
+ * operations with it last.
+ *
+ * Return: 0 or a negative errno.
+ */
 int rdmablk_target_init(void)
 {
 	int ret;
@@ -768,13 +788,31 @@ int rdmablk_target_init(void)
 			    &rdmablk_tconns_fops);
 	ret = ib_register_client(&rdmablk_target_client);
 	if (ret)
-		debugfs_remove_recursive(rdmablk_target_debugfs);
+		goto out_remove_debugfs;
+	ret = rdmablk_nl_register_target(&rdmablk_target_ops);
+	if (ret)
+		goto out_unregister_client;
+	return 0;
+
+out_unregister_client:
+	ib_unregister_client(&rdmablk_target_client);
+out_remove_debugfs:
+	debugfs_remove_recursive(rdmablk_target_debugfs);
 	return ret;
 }
 
-/* Listeners must be gone, so no connection can be added. */
+/**
+ * rdmablk_target_exit() - stop the target role, at module unload
+ *
+ * The netlink family must be gone, so no listener or export can be added.
+ * Listeners go first, so no connection can be added; then the exports,
+ * closing their connections; then whatever connection is left.
+ */
 void rdmablk_target_exit(void)
 {
+	rdmablk_nl_unregister_target(&rdmablk_target_ops);
+	rdmablk_listeners_exit();
+	rdmablk_exports_exit();
 	debugfs_remove_recursive(rdmablk_target_debugfs);
 	rdmablk_tconn_close_all(NULL);
 	ib_unregister_client(&rdmablk_target_client);

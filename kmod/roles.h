@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The two roles and the netlink family: how they reach each other.
+ *
+ * Calls go one way each. A netlink command reaches a role only through the
+ * table of operations the role registered here, so netlink.c includes no
+ * role header; a role tells userspace about a change by calling
+ * rdmablk_nl_event_*() (rdmablk.h). main.c starts and stops the roles and
+ * the family. The roles never call each other.
+ *
+ * Registration: a role registers its operations at the end of its init,
+ * which main.c runs before rdmablk_nl_init() registers the family, and
+ * unregisters them at the start of its exit, which main.c runs after
+ * rdmablk_nl_exit() unregistered the family. The registered tables are
+ * therefore only written while no command can run: genl_register_family()
+ * takes genl's cb_lock for writing, which every request takes for reading,
+ * so a command sees what was registered before it; genl_unregister_family()
+ * waits for running requests, and a dump in progress holds a reference to
+ * the module, so none runs at exit. Commands read the tables without a
+ * lock. A command whose role is not registered fails with -EOPNOTSUPP.
+ */
+#ifndef RDMABLK_ROLES_H
+#define RDMABLK_ROLES_H
+
+#include "rdmablk.h"
+
+/**
+ * struct rdmablk_listener_info - a snapshot of one listener, for dumps
+ * @addr: bound address and port
+ * @state: enum rdmablk_listener_state
+ */
+struct rdmablk_listener_info {
+	struct sockaddr_storage addr;
+	u32 state;
+};
+
+/**
+ * struct rdmablk_export_info - snapshot of an export for dumps and events
+ * @name: export name
+ * @path: backing device path
+ * @uuid: identity
+ * @size: bytes
+ * @logical_block_size: bytes
+ * @physical_block_size: bytes
+ * @read_only: refuses writes
+ * @nr_conns: connections that opened it
+ * @nr_allowed: entries in @allowed
+ * @allowed: host ids allowed, none means any
+ */
+struct rdmablk_export_info {
+	char name[RDMABLK_EXPORT_NAME_MAX];
+	char path[RDMABLK_PATH_MAX];
+	u8 uuid[RDMABLK_UUID_SIZE];
+	u64 size;
+	u32 logical_block_size;
+	u32 physical_block_size;
+	bool read_only;
+	u32 nr_conns;
+	u32 nr_allowed;
+	u8 allowed[RDMABLK_MAX_ALLOWED_HOSTS][RDMABLK_UUID_SIZE];
+};
+
+/**
+ * struct rdmablk_target_ops - what the target role does for netlink
+ * @listener_add: LISTEN_ADD: start listening on an address
+ * @listener_del: LISTEN_DEL: stop listening on an address
+ * @listener_get: LISTEN_GET: snapshot the idx-th listener; -ENOENT past
+ *	the last one
+ * @export_add: EXPORT_ADD: serve a block device under a name
+ * @export_del: EXPORT_DEL: stop serving an export
+ * @export_get: EXPORT_GET: snapshot the idx-th export; -ENOENT past the
+ *	last one
+ *
+ * Every operation may sleep. A failure is explained in @extack where there
+ * is one.
+ */
+struct rdmablk_target_ops {
+	int (*listener_add)(const struct sockaddr_storage *addr,
+			    struct netlink_ext_ack *extack);
+	int (*listener_del)(const struct sockaddr_storage *addr,
+			    struct netlink_ext_ack *extack);
+	int (*listener_get)(unsigned long idx,
+			    struct rdmablk_listener_info *info);
+	int (*export_add)(const struct rdmablk_export_req *req,
+			  struct netlink_ext_ack *extack);
+	int (*export_del)(const char *name, struct netlink_ext_ack *extack);
+	int (*export_get)(unsigned long idx, struct rdmablk_export_info *info);
+};
+
+/**
+ * struct rdmablk_host_ops - what the initiator role does for netlink
+ * @attach: ATTACH: attach an export as /dev/rdmablkN and describe it
+ * @detach: DETACH: remove /dev/rdmablkN
+ * @set: DEV_SET: change the recovery settings of a device
+ * @reconnect: RECONNECT: reconnect a device now
+ * @get: DEV_GET: snapshot the idx-th device; -ENOENT past the last one
+ *
+ * Every operation may sleep. A failure is explained in @extack where there
+ * is one.
+ */
+struct rdmablk_host_ops {
+	int (*attach)(const struct rdmablk_attach_req *req,
+		      struct rdmablk_dev_info *info,
+		      struct netlink_ext_ack *extack);
+	int (*detach)(int index, struct netlink_ext_ack *extack);
+	int (*set)(const struct rdmablk_dev_set_req *req,
+		   struct netlink_ext_ack *extack);
+	int (*reconnect)(int index, struct netlink_ext_ack *extack);
+	int (*get)(unsigned long idx, struct rdmablk_dev_info *info);
+};
+
+/* netlink.c: registration, only while the family is not registered. */
+int rdmablk_nl_register_target(const struct rdmablk_target_ops *ops);
+void rdmablk_nl_unregister_target(const struct rdmablk_target_ops *ops);
+int rdmablk_nl_register_host(const struct rdmablk_host_ops *ops);
+void rdmablk_nl_unregister_host(const struct rdmablk_host_ops *ops);
+
+/* The roles' life, called by main.c only. */
+int rdmablk_target_init(void);
+void rdmablk_target_exit(void);
+int rdmablk_initiator_init(void);
+void rdmablk_initiator_exit(void);
+
+#endif /* RDMABLK_ROLES_H */
