@@ -9,13 +9,13 @@
  *   insmod planted.ko bug=uaf     a read of freed memory (KASAN)
  *   insmod planted.ko bug=ubsan   an out-of-bounds array index (UBSAN)
  *   insmod planted.ko bug=list    a double list_add (DEBUG_LIST)
- *   insmod planted.ko bug=sleep   a sleep under a spinlock (might_sleep)
+ *   insmod planted.ko bug=sleep   a GFP_KERNEL allocation under a spinlock
+ *                                 (might_sleep)
  *   insmod planted.ko bug=none    nothing: the control case
  *
  * Each bug is run once at load time; the module stays loaded so the bench's
  * unload path (kmemleak scans before and after rmmod) runs as for rdmablk.
  */
-#include <linux/delay.h>
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -92,9 +92,16 @@ static DEFINE_SPINLOCK(planted_spin);
 
 static void planted_sleep(void)
 {
+	void *p;
+
+	/*
+	 * An allocation that may sleep, under a spinlock: might_sleep()
+	 * reports it whether or not this one sleeps.
+	 */
 	spin_lock(&planted_spin);
-	msleep(20);
+	p = kmalloc(64, GFP_KERNEL);
 	spin_unlock(&planted_spin);
+	kfree(p);
 }
 
 static int __init planted_init(void)
