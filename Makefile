@@ -4,9 +4,11 @@
 #
 #   make               build rdmablk.ko and the userspace programs
 #   make demo          boot a VM and show rdmablk working end to end
-#   make check         every test: GoogleTest, KUnit, VM; ends "N passed, M failed"
+#   make check         every test: GoogleTest, KUnit, VM, and the debug kernel
+#                      lane's selftest and chosen tests; ends "N passed, M failed"
 #   make check-quick   GoogleTest, KUnit and the static checks, no VM
-#   make check-debug   the debug kernel lane: KASAN + lockdep + kmemleak + UBSAN
+#   make check-debug   the whole debug kernel lane: KASAN + lockdep + kmemleak +
+#                      UBSAN, every test of tests/vm/debug-lane.list
 #   make vmtest T=001  one VM test (number, name or path); T unset runs all;
 #                      KERNEL=debug runs it under the debug kernel lane
 #   make bench         rdmablk against nvme-rdma in a VM (BENCH_ARGS="--runtime 10")
