@@ -44,10 +44,10 @@ record() {
 	summary+=("$line")
 }
 
-# timed NAME FUNCTION: run a layer and record its wall time.
+# timed NAME FUNCTION [ARGS...]: run a layer and record its wall time.
 timed() {
 	local start=$SECONDS t
-	"$2"
+	"${@:2}"
 	t=$((SECONDS - start))
 	printf '%-11s %d min %02d s\n' "$1" $((t / 60)) $((t % 60)) >>build/check/timings.txt
 	echo "check: $1 took ${t} s"
