@@ -266,7 +266,9 @@ debug_lane() {
 	fi
 	mapfile -t tests < <(sed 's/#.*//' tests/vm/debug-lane.list |
 		awk -v which="$1" 'NF && (which == "all" || $2 == "check") { print $1 }')
-	tests/vm/run --kernel debug "${tests[@]}" 2>&1 | tee build/check/vm-debug.log
+	# Two one-vCPU guests side by side: a debug guest spends most of its
+	# time in one thread (boot, kmemleak scans).
+	tests/vm/run --kernel debug -j 2 "${tests[@]}" 2>&1 | tee build/check/vm-debug.log
 	record_vm vm-debug build/check/vm-debug.log "${#tests[@]}"
 }
 

@@ -157,15 +157,19 @@ load_rdmablk() {
 	log "rdmablk loaded${*:+ with $*}"
 }
 
-# unload_rdmablk: remove the rdmablk module if it is loaded. In the debug
+# unload_rdmablk: remove the rdmablk module if it is loaded; UNLOAD_TOOK is
+# how long rmmod took, in seconds. In the debug
 # lane, kmemleak scans just before (a leak while loaded) and just after (what
 # the module's exit left behind); the guest scans once more when the test
 # ends, when every allocation is old enough for kmemleak to judge.
 unload_rdmablk() {
+	local start
 	[ -e /sys/module/rdmablk ] || return 0
 	kmemleak_check before-unload || fail "unload_rdmablk: kmemleak scan failed"
+	start=$SECONDS
 	rmmod rdmablk || fail "unload_rdmablk: rmmod rdmablk failed (still in use?)"
-	log "rdmablk unloaded"
+	UNLOAD_TOOK=$((SECONDS - start))
+	log "rdmablk unloaded in ${UNLOAD_TOOK} s"
 	kmemleak_check after-unload || fail "unload_rdmablk: kmemleak scan failed"
 }
 
@@ -370,9 +374,11 @@ writes_done() {
 	awk '{ print $5 }' "/sys/block/${1#/dev/}/stat"
 }
 
-# wait_writes DEV N [SECONDS]: until DEV completed more than N writes.
+# wait_writes DEV N [SECONDS]: until DEV completed more than N writes (a
+# tenth of N under the debug kernel lane, where I/O is about 15x slower).
 wait_writes() {
 	local dev=$1 n=$2 t=${3:-60}
+	n=$(dbg_size "$n" $((n / 10)))
 	wait_for -t "$t" -i 0.5 bash -c "[ \$(awk '{ print \$5 }' /sys/block/${dev#/dev/}/stat) -gt $n ]" ||
 		fail "$dev completed only $(writes_done "$dev") writes in ${t}s, expected more than $n"
 }
