@@ -163,27 +163,26 @@ int rdmablk_conn_rej_decode(const void *data, size_t len)
 /**
  * rdmablk_read_imm_encode() - immediate data completing a READ
  * @tag: the READ's tag
+ * @gen: its generation
  *
  * Return: the value, in host order; verbs carry it as __be32.
  */
-u32 rdmablk_read_imm_encode(u16 tag)
+u32 rdmablk_read_imm_encode(u16 tag, u16 gen)
 {
-	return tag;
+	return (u32)gen << RDMABLK_IMM_GEN_SHIFT | tag;
 }
 
 /**
- * rdmablk_read_imm_decode() - the tag named by a READ's immediate data
- * @imm: the immediate, in host order, untrusted
- * @tag: result
- *
- * Return: 0, or -EPROTO when reserved bits are set.
+ * rdmablk_read_imm_decode() - the READ named by immediate data
+ * @imm: the immediate, in host order, untrusted: whether it names a READ
+ *	outstanding is the caller's to check
+ * @tag: its tag
+ * @gen: its generation
  */
-int rdmablk_read_imm_decode(u32 imm, u16 *tag)
+void rdmablk_read_imm_decode(u32 imm, u16 *tag, u16 *gen)
 {
-	if (imm & RDMABLK_IMM_RESERVED)
-		return -EPROTO;
 	*tag = imm & RDMABLK_IMM_TAG_MASK;
-	return 0;
+	*gen = imm >> RDMABLK_IMM_GEN_SHIFT;
 }
 
 void rdmablk_cmd_encode(struct rdmablk_cmd *cmd,
@@ -197,6 +196,7 @@ void rdmablk_cmd_encode(struct rdmablk_cmd *cmd,
 	cmd->offset = cpu_to_le64(c->offset);
 	cmd->addr = cpu_to_le64(c->addr);
 	cmd->rkey = cpu_to_le32(c->rkey);
+	cmd->gen = cpu_to_le16(c->gen);
 }
 
 void rdmablk_cmd_decode(const struct rdmablk_cmd *cmd,
@@ -209,6 +209,7 @@ void rdmablk_cmd_decode(const struct rdmablk_cmd *cmd,
 	c->offset = le64_to_cpu(cmd->offset);
 	c->addr = le64_to_cpu(cmd->addr);
 	c->rkey = le32_to_cpu(cmd->rkey);
+	c->gen = le16_to_cpu(cmd->gen);
 }
 
 static enum rdmablk_status rdmablk_cmd_check_range(const struct rdmablk_cmd_info *c,

@@ -47,6 +47,7 @@ struct rdmablk_conn_params {
  * @offset: byte offset into the export
  * @addr: initiator buffer
  * @rkey: its remote key
+ * @gen: generation of this sending of the command
  */
 struct rdmablk_cmd_info {
 	u8 opcode;
@@ -56,6 +57,7 @@ struct rdmablk_cmd_info {
 	u64 offset;
 	u64 addr;
 	u32 rkey;
+	u16 gen;
 };
 
 /**
@@ -140,8 +142,8 @@ int rdmablk_conn_rep_decode(const void *data, size_t len,
 void rdmablk_conn_rej_encode(struct rdmablk_conn_rej *rej, u16 reason);
 int rdmablk_conn_rej_decode(const void *data, size_t len);
 
-u32 rdmablk_read_imm_encode(u16 tag);
-int rdmablk_read_imm_decode(u32 imm, u16 *tag);
+u32 rdmablk_read_imm_encode(u16 tag, u16 gen);
+void rdmablk_read_imm_decode(u32 imm, u16 *tag, u16 *gen);
 
 void rdmablk_cmd_encode(struct rdmablk_cmd *cmd,
 			const struct rdmablk_cmd_info *c);

@@ -138,20 +138,19 @@ static void rdmablk_conn_rep_checks(struct kunit *test)
 
 static void rdmablk_read_imm_test(struct kunit *test)
 {
-	u16 tag = 0;
+	u16 tag = 0, gen = 0;
 
-	KUNIT_EXPECT_EQ(test, rdmablk_read_imm_decode(rdmablk_read_imm_encode(0), &tag), 0);
+	/* Tag in the low half, generation in the high half, both whole. */
+	KUNIT_EXPECT_EQ(test, rdmablk_read_imm_encode(0x0102, 0xa0b0), 0xa0b00102U);
+	rdmablk_read_imm_decode(rdmablk_read_imm_encode(0, 0), &tag, &gen);
 	KUNIT_EXPECT_EQ(test, tag, 0);
-	KUNIT_EXPECT_EQ(test, rdmablk_read_imm_decode(rdmablk_read_imm_encode(255), &tag), 0);
+	KUNIT_EXPECT_EQ(test, gen, 0);
+	rdmablk_read_imm_decode(rdmablk_read_imm_encode(255, 0xffff), &tag, &gen);
 	KUNIT_EXPECT_EQ(test, tag, 255);
-	KUNIT_EXPECT_EQ(test, rdmablk_read_imm_decode(rdmablk_read_imm_encode(0xffff), &tag), 0);
-	KUNIT_EXPECT_EQ(test, tag, 0xffff);
-	/* Reserved bits set: rejected, the tag left alone. */
-	tag = 7;
-	KUNIT_EXPECT_EQ(test, rdmablk_read_imm_decode(0x00010000, &tag), -EPROTO);
-	KUNIT_EXPECT_EQ(test, rdmablk_read_imm_decode(0x80000003, &tag), -EPROTO);
-	KUNIT_EXPECT_EQ(test, rdmablk_read_imm_decode(0xffffffff, &tag), -EPROTO);
-	KUNIT_EXPECT_EQ(test, tag, 7);
+	KUNIT_EXPECT_EQ(test, gen, 0xffff);
+	rdmablk_read_imm_decode(0xffff0001, &tag, &gen);
+	KUNIT_EXPECT_EQ(test, tag, 1);
+	KUNIT_EXPECT_EQ(test, gen, 0xffff);
 }
 
 static void rdmablk_conn_rep_read_imm(struct kunit *test)
@@ -574,7 +573,8 @@ static const u8 cmd_bytes[64] = {
 	0x0e, 0x0d, 0x0c, 0x0b, 0x0a, 0x09, 0x08, 0x07,	/* offset */
 	0x16, 0x15, 0x14, 0x13, 0x12, 0x11, 0x10, 0x0f,	/* addr */
 	0x1a, 0x19, 0x18, 0x17,		/* rkey 0x1718191a */
-	[28 ... 63] = 0x00,		/* reserved0, reserved */
+	0x1c, 0x1b,			/* gen 0x1b1c */
+	[30 ... 63] = 0x00,		/* reserved0, reserved */
 };
 
 static void rdmablk_cmd_vector(struct kunit *test)
@@ -584,6 +584,7 @@ static void rdmablk_cmd_vector(struct kunit *test)
 		.flags = RDMABLK_CMD_FUA | RDMABLK_CMD_INLINE, .tag = 0x0102,
 		.length = 0x03040506, .offset = 0x0708090a0b0c0d0eULL,
 		.addr = 0x0f10111213141516ULL, .rkey = 0x1718191a,
+		.gen = 0x1b1c,
 	};
 	struct rdmablk_cmd_info out;
 	struct rdmablk_cmd wire;
@@ -599,6 +600,7 @@ static void rdmablk_cmd_vector(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, out.offset, 0x0708090a0b0c0d0eULL);
 	KUNIT_EXPECT_EQ(test, out.addr, 0x0f10111213141516ULL);
 	KUNIT_EXPECT_EQ(test, out.rkey, 0x1718191aU);
+	KUNIT_EXPECT_EQ(test, out.gen, 0x1b1c);
 }
 
 static const u8 open_rsp_bytes[64] = {
@@ -728,7 +730,8 @@ static const u8 rsp_bytes[16] = {
 	0x00,				/* reserved0 */
 	0x34, 0x12,			/* tag 0x1234 */
 	0x03, 0x00,			/* status READ_ONLY */
-	[6 ... 15] = 0x00,		/* reserved */
+	0x78, 0x56,			/* gen 0x5678 */
+	[8 ... 15] = 0x00,		/* reserved */
 };
 
 static void rdmablk_rsp_open_req_layout(struct kunit *test)
@@ -742,10 +745,12 @@ static void rdmablk_rsp_open_req_layout(struct kunit *test)
 	rsp.opcode = RDMABLK_OP_READ;
 	rsp.tag = cpu_to_le16(0x1234);
 	rsp.status = cpu_to_le16(RDMABLK_S_READ_ONLY);
+	rsp.gen = cpu_to_le16(0x5678);
 	rdmablk_expect_bytes(test, &rsp, rsp_bytes, sizeof(rsp), "rsp");
 	memcpy(&rsp, rsp_bytes, sizeof(rsp));
 	KUNIT_EXPECT_EQ(test, le16_to_cpu(rsp.tag), 0x1234);
 	KUNIT_EXPECT_EQ(test, le16_to_cpu(rsp.status), RDMABLK_S_READ_ONLY);
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(rsp.gen), 0x5678);
 
 	/* name at 0..63, hostid at 64..79, reserved 80..95 */
 	for (i = 0; i < RDMABLK_UUID_SIZE; i++)

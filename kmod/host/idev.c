@@ -48,6 +48,7 @@
 #include <linux/blk-mq.h>
 #include <linux/idr.h>
 #include <linux/moduleparam.h>
+#include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 #include <linux/uuid.h>
@@ -777,7 +778,11 @@ static int rdmablk_init_request(struct blk_mq_tag_set *set, struct request *rq,
 	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
 
 	req->cmd = kzalloc_node(sizeof(*req->cmd), GFP_KERNEL, numa_node);
-	return req->cmd ? 0 : -ENOMEM;
+	if (!req->cmd)
+		return -ENOMEM;
+	/* Not guessable by a target that never received the command. */
+	req->gen = get_random_u16();
+	return 0;
 }
 
 static void rdmablk_exit_request(struct blk_mq_tag_set *set, struct request *rq,

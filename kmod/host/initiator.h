@@ -22,11 +22,13 @@ struct rdmablk_idev;
 /*
  * struct rdmablk_ireq.arm: whether an answer for the request is accepted.
  * IDLE: no (not sent, or answered). ARMED: its WR chain is posted; the
- * first answer takes it back to IDLE, atomically. The post and the arming
- * happen under the queue's @post_lock, which the answer path takes too: an
- * answer is looked at either before the command was posted (refused: the
- * target cannot have seen it) or after the request was armed, never in
- * between.
+ * first answer naming the generation it was sent with takes it back to
+ * IDLE, atomically. The post and the arming happen under the queue's
+ * @post_lock, which the answer path takes too: an answer is looked at
+ * either before the command was posted (refused: the target cannot have
+ * seen it) or after the request was armed, never in between. An answer
+ * that arrives after the post but was not made for it (made up, or meant
+ * for an earlier sending of the tag) names another generation: refused.
  */
 enum {
 	RDMABLK_ARM_IDLE,
@@ -156,6 +158,10 @@ struct rdmablk_iqueue {
  * @mr_valid: @mr may be valid: its registration was posted and neither a
  *	remote nor a local invalidation of it has been seen
  * @arm: RDMABLK_ARM_*, see there
+ * @gen: generation of the command last sent: a new one for each sending,
+ *	starting from a random one, so that the target cannot name it without
+ *	having received the command; written before the post, read under the
+ *	queue's @post_lock
  * @sgt: data SG table
  * @nents: mapped entries in @sgt
  * @ref: send completion + answer (+ local invalidation)
@@ -179,6 +185,7 @@ struct rdmablk_ireq {
 	struct ib_mr *mr;
 	bool mr_valid;
 	atomic_t arm;
+	u16 gen;
 	struct sg_table sgt;
 	int nents;
 	refcount_t ref;

@@ -205,19 +205,22 @@ static struct request *rdmablk_iqueue_find(struct rdmablk_iqueue *queue,
 }
 
 /*
- * Take the answer for @req: true when it is armed (consumed, atomically: a
- * second answer finds it IDLE), false when no answer is expected (not sent
- * yet, or answered already). Under @queue->post_lock, so that a command
- * being posted is not half-way: see RDMABLK_ARM_*.
+ * Take the answer for @req, which names generation @gen: true when the
+ * request is armed and was sent with @gen (consumed, atomically: a second
+ * answer finds it IDLE), false when no such answer is expected (not sent
+ * yet, answered already, or sent with another generation). Under
+ * @queue->post_lock, so that a command being posted is not half-way: see
+ * RDMABLK_ARM_*.
  */
 static bool rdmablk_ireq_take(struct rdmablk_iqueue *queue,
-			      struct rdmablk_ireq *req)
+			      struct rdmablk_ireq *req, u16 gen)
 {
-	bool armed;
+	bool armed = false;
 
 	spin_lock(&queue->post_lock);
-	armed = atomic_cmpxchg(&req->arm, RDMABLK_ARM_ARMED,
-			       RDMABLK_ARM_IDLE) == RDMABLK_ARM_ARMED;
+	if (READ_ONCE(req->gen) == gen)
+		armed = atomic_cmpxchg(&req->arm, RDMABLK_ARM_ARMED,
+				       RDMABLK_ARM_IDLE) == RDMABLK_ARM_ARMED;
 	spin_unlock(&queue->post_lock);
 	return armed;
 }
@@ -252,12 +255,15 @@ static void rdmablk_iqueue_answered(struct rdmablk_iqueue *queue,
 	rdmablk_ireq_put(rq);
 }
 
-/* Take an answer for @rq; drop the connection if none is expected. */
+/*
+ * Take an answer for @rq, naming generation @gen; drop the connection if
+ * none is expected.
+ */
 static void rdmablk_iqueue_answer(struct rdmablk_iqueue *queue,
-				  struct request *rq, u16 status,
+				  struct request *rq, u16 gen, u16 status,
 				  struct ib_wc *wc)
 {
-	if (!rdmablk_ireq_take(queue, blk_mq_rq_to_pdu(rq)))
+	if (!rdmablk_ireq_take(queue, blk_mq_rq_to_pdu(rq), gen))
 		rdmablk_iqueue_lost(queue, "answer for a command not outstanding");
 	else
 		rdmablk_iqueue_answered(queue, rq, status, wc);
@@ -276,7 +282,7 @@ static void rdmablk_iqueue_response(struct rdmablk_iqueue *queue,
 		return;
 	}
 	/* An unknown status fails the I/O, whatever its value. */
-	rdmablk_iqueue_answer(queue, rq,
+	rdmablk_iqueue_answer(queue, rq, le16_to_cpu(rsp->gen),
 			      rdmablk_wire_status(le16_to_cpu(rsp->status)), wc);
 }
 
@@ -290,14 +296,14 @@ static void rdmablk_iqueue_read_imm(struct rdmablk_iqueue *queue,
 {
 	struct rdmablk_ireq *req;
 	struct request *rq;
-	u16 tag;
+	u16 tag, gen;
 
 	if (!(queue->params.flags & RDMABLK_CONN_READ_IMM) ||
-	    !(wc->wc_flags & IB_WC_WITH_IMM) ||
-	    rdmablk_read_imm_decode(be32_to_cpu(wc->ex.imm_data), &tag)) {
+	    !(wc->wc_flags & IB_WC_WITH_IMM)) {
 		rdmablk_iqueue_lost(queue, "unexpected immediate data");
 		return;
 	}
+	rdmablk_read_imm_decode(be32_to_cpu(wc->ex.imm_data), &tag, &gen);
 	rq = rdmablk_iqueue_find(queue, tag, RDMABLK_OP_READ);
 	req = rq ? blk_mq_rq_to_pdu(rq) : NULL;
 	/*
@@ -309,7 +315,7 @@ static void rdmablk_iqueue_read_imm(struct rdmablk_iqueue *queue,
 		rdmablk_iqueue_lost(queue, "read data for no outstanding read");
 		return;
 	}
-	rdmablk_iqueue_answer(queue, rq, RDMABLK_S_OK, wc);
+	rdmablk_iqueue_answer(queue, rq, gen, RDMABLK_S_OK, wc);
 }
 
 static void rdmablk_iqueue_recv_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -1001,6 +1007,9 @@ blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 	if (!c.opcode)
 		return BLK_STS_NOTSUPP;
 	c.tag = rq->tag;
+	/* A new generation: no answer to an earlier sending matches it. */
+	c.gen = req->gen + 1;
+	WRITE_ONCE(req->gen, c.gen);
 	c.offset = (u64)blk_rq_pos(rq) << SECTOR_SHIFT;
 	c.length = blk_rq_bytes(rq);
 	if (c.opcode == RDMABLK_OP_WRITE && (rq->cmd_flags & REQ_FUA))

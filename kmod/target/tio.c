@@ -171,7 +171,7 @@ void rdmablk_tconn_send_done(struct ib_cq *cq, struct ib_wc *wc)
 
 /*
  * The WRs pushing a successful READ's data, the last of them carrying the
- * READ's tag as immediate data instead of a response following
+ * READ's tag and generation as immediate data instead of a response following
  * (RDMABLK_CONN_READ_IMM, for reads up to @read_imm_max). Its completion,
  * signalled, frees @req.
  */
@@ -186,7 +186,8 @@ static struct ib_send_wr *rdmablk_treq_read_imm_wrs(struct rdmablk_treq *req)
 		;
 	WARN_ON_ONCE(last->opcode != IB_WR_RDMA_WRITE);
 	last->opcode = IB_WR_RDMA_WRITE_WITH_IMM;
-	last->ex.imm_data = cpu_to_be32(rdmablk_read_imm_encode(req->cmd.tag));
+	last->ex.imm_data =
+		cpu_to_be32(rdmablk_read_imm_encode(req->cmd.tag, req->cmd.gen));
 	return first;
 }
 
@@ -239,6 +240,7 @@ void rdmablk_treq_respond(struct rdmablk_treq *req)
 	rsp->opcode = req->cmd.opcode;
 	rsp->tag = cpu_to_le16(req->cmd.tag);
 	rsp->status = cpu_to_le16(req->status);
+	rsp->gen = cpu_to_le16(req->cmd.gen);
 	req->rsp_sge.length = sizeof(*rsp);
 	if (req->status == RDMABLK_S_OK)
 		req->rsp_sge.length += req->rsp_extra;

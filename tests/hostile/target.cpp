@@ -76,7 +76,7 @@ public:
 	const ConnRep &rep() const override { return rep_; }
 	unsigned int number() const override { return number_; }
 	void send(std::span<const std::uint8_t> bytes) override;
-	void send_open_rsp(std::uint16_t tag) override;
+	void send_open_rsp(std::uint16_t tag, std::uint16_t gen) override;
 	void write_data(const Cmd &cmd, bool with_imm, std::uint32_t imm) override;
 	void honest(const Cmd &cmd) override;
 	void misbehaved(std::string_view what) override;
@@ -266,7 +266,7 @@ void Connection::send(std::span<const std::uint8_t> bytes)
 	post(wr);
 }
 
-void Connection::send_open_rsp(std::uint16_t tag)
+void Connection::send_open_rsp(std::uint16_t tag, std::uint16_t gen)
 {
 	rdmablk_open_rsp info = {};
 	static constexpr char uuid[] = "hostile-target!";
@@ -275,7 +275,7 @@ void Connection::send_open_rsp(std::uint16_t tag)
 	info.size = htole64(kSize);
 	info.logical_block_size = htole32(512);
 	info.physical_block_size = htole32(4096);
-	send(encode_open_rsp(tag, RDMABLK_S_OK, info));
+	send(encode_open_rsp(tag, gen, RDMABLK_S_OK, info));
 }
 
 void Connection::write_data(const Cmd &cmd, bool with_imm, std::uint32_t imm)
@@ -307,24 +307,23 @@ void Connection::honest(const Cmd &cmd)
 	switch (cmd.opcode) {
 	case RDMABLK_OP_READ:
 		if (cmd.offset >= kSize || cmd.length > kSize - cmd.offset) {
-			respond(cmd.opcode, cmd.tag, RDMABLK_S_RANGE);
+			answer(cmd, RDMABLK_S_RANGE);
 			return;
 		}
 		write_data(cmd, false, 0);
-		respond(cmd.opcode, cmd.tag, RDMABLK_S_OK);
+		answer(cmd, RDMABLK_S_OK);
 		return;
 	case RDMABLK_OP_WRITE:
 		/* Acknowledged and dropped: reads return the pattern. */
-		respond(cmd.opcode, cmd.tag,
-			cmd.offset < kSize && cmd.length <= kSize - cmd.offset ? RDMABLK_S_OK
+		answer(cmd, cmd.offset < kSize && cmd.length <= kSize - cmd.offset ? RDMABLK_S_OK
 										  : RDMABLK_S_RANGE);
 		return;
 	case RDMABLK_OP_KEEPALIVE:
 	case RDMABLK_OP_FLUSH:
-		respond(cmd.opcode, cmd.tag, RDMABLK_S_OK);
+		answer(cmd, RDMABLK_S_OK);
 		return;
 	default:
-		respond(cmd.opcode, cmd.tag, RDMABLK_S_UNSUPPORTED);
+		answer(cmd, RDMABLK_S_UNSUPPORTED);
 		return;
 	}
 }
@@ -338,7 +337,7 @@ void Connection::on_command(std::span<const std::uint8_t> msg)
 	}
 	if (cmd->opcode == RDMABLK_OP_OPEN) {
 		log("OPEN tag " + std::to_string(cmd->tag));
-		send_open_rsp(cmd->tag);
+		send_open_rsp(cmd->tag, cmd->gen);
 		if (sc_.after_open)
 			sc_.after_open(*this);
 		return;

@@ -53,12 +53,18 @@ public:
 	/* SEND @bytes as a message. */
 	virtual void send(std::span<const std::uint8_t> bytes) = 0;
 	/* SEND a struct rdmablk_rsp. */
-	void respond(std::uint8_t opcode, std::uint16_t tag, std::uint16_t status)
+	void respond(std::uint8_t opcode, std::uint16_t tag, std::uint16_t status,
+		     std::uint16_t gen)
 	{
-		send(encode_rsp(opcode, tag, status));
+		send(encode_rsp(opcode, tag, status, gen));
 	}
-	/* SEND the honest OPEN response with @tag. */
-	virtual void send_open_rsp(std::uint16_t tag) = 0;
+	/* SEND the response to @cmd with @status: its opcode, tag and generation. */
+	void answer(const Cmd &cmd, std::uint16_t status)
+	{
+		respond(cmd.opcode, cmd.tag, status, cmd.gen);
+	}
+	/* SEND the honest OPEN response with @tag and @gen. */
+	virtual void send_open_rsp(std::uint16_t tag, std::uint16_t gen) = 0;
 	/* RDMA WRITE the honest data of READ @cmd to its buffer; the write
 	 * carries @imm (host order) as immediate data when @with_imm. */
 	virtual void write_data(const Cmd &cmd, bool with_imm = false, std::uint32_t imm = 0) = 0;

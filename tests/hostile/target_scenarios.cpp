@@ -28,13 +28,13 @@ std::uint16_t other_tag(const Conn &c, std::uint16_t tag)
 void status_unknown(Conn &c, const Cmd &cmd)
 {
 	c.misbehaved("status 0x1234");
-	c.respond(cmd.opcode, cmd.tag, 0x1234);
+	c.answer(cmd, 0x1234);
 }
 
 void status_ffff(Conn &c, const Cmd &cmd)
 {
 	c.misbehaved("status 0xffff");
-	c.respond(cmd.opcode, cmd.tag, 0xffff);
+	c.answer(cmd, 0xffff);
 }
 
 void tag_past_credits(Conn &c, const Cmd &cmd)
@@ -42,7 +42,7 @@ void tag_past_credits(Conn &c, const Cmd &cmd)
 	if (cmd.opcode == RDMABLK_OP_READ)
 		c.write_data(cmd);
 	c.misbehaved("response with tag " + std::to_string(past_credits(c)));
-	c.respond(cmd.opcode, past_credits(c), RDMABLK_S_OK);
+	c.respond(cmd.opcode, past_credits(c), RDMABLK_S_OK, cmd.gen);
 }
 
 void tag_ffff(Conn &c, const Cmd &cmd)
@@ -50,14 +50,14 @@ void tag_ffff(Conn &c, const Cmd &cmd)
 	if (cmd.opcode == RDMABLK_OP_READ)
 		c.write_data(cmd);
 	c.misbehaved("response with tag 0xffff");
-	c.respond(cmd.opcode, 0xffff, RDMABLK_S_OK);
+	c.respond(cmd.opcode, 0xffff, RDMABLK_S_OK, cmd.gen);
 }
 
 void duplicate(Conn &c, const Cmd &cmd)
 {
 	c.honest(cmd);
 	c.misbehaved("second response to tag " + std::to_string(cmd.tag));
-	c.respond(cmd.opcode, cmd.tag, RDMABLK_S_OK);
+	c.answer(cmd, RDMABLK_S_OK);
 }
 
 void opcode_other(Conn &c, const Cmd &cmd)
@@ -66,7 +66,7 @@ void opcode_other(Conn &c, const Cmd &cmd)
 		c.write_data(cmd);
 	const std::uint8_t op = cmd.opcode == RDMABLK_OP_READ ? RDMABLK_OP_WRITE : RDMABLK_OP_READ;
 	c.misbehaved("response with opcode " + opcode_name(op));
-	c.respond(op, cmd.tag, RDMABLK_S_OK);
+	c.respond(op, cmd.tag, RDMABLK_S_OK, cmd.gen);
 }
 
 void opcode_unknown(Conn &c, const Cmd &cmd)
@@ -74,7 +74,13 @@ void opcode_unknown(Conn &c, const Cmd &cmd)
 	if (cmd.opcode == RDMABLK_OP_READ)
 		c.write_data(cmd);
 	c.misbehaved("response with opcode 0x7f");
-	c.respond(0x7f, cmd.tag, RDMABLK_S_OK);
+	c.respond(0x7f, cmd.tag, RDMABLK_S_OK, cmd.gen);
+}
+
+/* Immediate data naming @tag and @gen (RDMABLK_IMM_*), host order. */
+std::uint32_t imm(std::uint16_t tag, std::uint16_t gen)
+{
+	return static_cast<std::uint32_t>(gen) << RDMABLK_IMM_GEN_SHIFT | tag;
 }
 
 void imm_other_tag(Conn &c, const Cmd &cmd)
@@ -85,17 +91,19 @@ void imm_other_tag(Conn &c, const Cmd &cmd)
 	}
 	const std::uint16_t tag = other_tag(c, cmd.tag);
 	c.misbehaved("immediate data naming tag " + std::to_string(tag));
-	c.write_data(cmd, true, tag);
+	c.write_data(cmd, true, imm(tag, cmd.gen));
 }
 
-void imm_reserved(Conn &c, const Cmd &cmd)
+void imm_other_gen(Conn &c, const Cmd &cmd)
 {
 	if (cmd.opcode != RDMABLK_OP_READ || !(c.rep().flags & RDMABLK_CONN_READ_IMM)) {
 		c.honest(cmd);
 		return;
 	}
-	c.misbehaved("immediate data with reserved bits");
-	c.write_data(cmd, true, 0x10000U | cmd.tag);
+	const auto gen = static_cast<std::uint16_t>(cmd.gen + 1U);
+	c.misbehaved("immediate data naming generation " + std::to_string(gen) + " of tag " +
+		     std::to_string(cmd.tag) + ", sent as " + std::to_string(cmd.gen));
+	c.write_data(cmd, true, imm(cmd.tag, gen));
 }
 
 void silence(Conn &c, const Cmd &cmd)
@@ -103,24 +111,29 @@ void silence(Conn &c, const Cmd &cmd)
 	c.misbehaved("no answer to tag " + std::to_string(cmd.tag));
 }
 
+/*
+ * Not having received the commands, the target cannot know their
+ * generations: it names 0 (right by a chance of 1 in 65536 per command the
+ * initiator has sent by the time the answer arrives).
+ */
 void early_answers(Conn &c)
 {
 	c.misbehaved("responses to tags never sent");
 	for (unsigned int tag = 0; tag + 1 < c.rep().queue_depth; tag++)
-		c.respond(RDMABLK_OP_READ, static_cast<std::uint16_t>(tag), RDMABLK_S_OK);
+		c.respond(RDMABLK_OP_READ, static_cast<std::uint16_t>(tag), RDMABLK_S_OK, 0);
 }
 
 void unasked_open(Conn &c)
 {
 	c.misbehaved("a second OPEN response");
-	c.send_open_rsp(0);
+	c.send_open_rsp(0, 0);
 }
 
 void unasked_keepalive(Conn &c)
 {
 	c.misbehaved("a KEEPALIVE response nobody asked for");
 	c.respond(RDMABLK_OP_KEEPALIVE, static_cast<std::uint16_t>(c.rep().queue_depth - 1),
-		  RDMABLK_S_OK);
+		  RDMABLK_S_OK, 0);
 }
 
 void read_imm(ConnRep &rep)
@@ -190,8 +203,9 @@ constexpr std::array kScenarios = {
 		 Expect::Detach, false, nullptr, nullptr, silence, true},
 	Scenario{"imm-other-tag", "READ_IMM: immediate data naming a tag not outstanding",
 		 Expect::Error, true, read_imm, nullptr, imm_other_tag},
-	Scenario{"imm-reserved", "READ_IMM: immediate data with reserved bits set",
-		 Expect::Error, true, read_imm, nullptr, imm_reserved},
+	Scenario{"imm-other-gen",
+		 "READ_IMM: immediate data naming the READ's tag with another generation",
+		 Expect::Error, true, read_imm, nullptr, imm_other_gen},
 	Scenario{"opcode-other", "READ answered as a WRITE", Expect::Error, true, nullptr,
 		 nullptr, opcode_other},
 	Scenario{"opcode-unknown", "I/O answered with opcode 0x7f", Expect::Error, true, nullptr,

@@ -96,22 +96,25 @@ std::optional<Cmd> decode_cmd(std::span<const std::uint8_t> buf)
 	cmd.offset = le64toh(c.offset);
 	cmd.addr = le64toh(c.addr);
 	cmd.rkey = le32toh(c.rkey);
+	cmd.gen = le16toh(c.gen);
 	return cmd;
 }
 
-std::vector<std::uint8_t> encode_rsp(std::uint8_t opcode, std::uint16_t tag, std::uint16_t status)
+std::vector<std::uint8_t> encode_rsp(std::uint8_t opcode, std::uint16_t tag, std::uint16_t status,
+				     std::uint16_t gen)
 {
 	rdmablk_rsp rsp = {};
 	rsp.opcode = opcode;
 	rsp.tag = htole16(tag);
 	rsp.status = htole16(status);
+	rsp.gen = htole16(gen);
 	return bytes_of(rsp);
 }
 
-std::vector<std::uint8_t> encode_open_rsp(std::uint16_t tag, std::uint16_t status,
-					  const rdmablk_open_rsp &info)
+std::vector<std::uint8_t> encode_open_rsp(std::uint16_t tag, std::uint16_t gen,
+					  std::uint16_t status, const rdmablk_open_rsp &info)
 {
-	std::vector<std::uint8_t> msg = encode_rsp(RDMABLK_OP_OPEN, tag, status);
+	std::vector<std::uint8_t> msg = encode_rsp(RDMABLK_OP_OPEN, tag, status, gen);
 	const std::vector<std::uint8_t> tail = bytes_of(info);
 	msg.insert(msg.end(), tail.begin(), tail.end());
 	return msg;

@@ -76,10 +76,11 @@ std::vector<std::uint8_t> encode_conn_rep(const ConnRep &rep);
 std::optional<Cmd> decode_cmd(std::span<const std::uint8_t> buf);
 
 /* struct rdmablk_rsp with these fields. */
-std::vector<std::uint8_t> encode_rsp(std::uint8_t opcode, std::uint16_t tag, std::uint16_t status);
+std::vector<std::uint8_t> encode_rsp(std::uint8_t opcode, std::uint16_t tag, std::uint16_t status,
+				     std::uint16_t gen = 0);
 
 /* An OPEN response: struct rdmablk_rsp then struct rdmablk_open_rsp. */
-std::vector<std::uint8_t> encode_open_rsp(std::uint16_t tag, std::uint16_t status,
-					  const rdmablk_open_rsp &info);
+std::vector<std::uint8_t> encode_open_rsp(std::uint16_t tag, std::uint16_t gen,
+					  std::uint16_t status, const rdmablk_open_rsp &info);
 
 } // namespace rdmablk::hostile

@@ -123,7 +123,8 @@ TEST(Cmd, EncodesLittleEndianAtTheUapiOffsets)
 				    .length = 0x03040506,
 				    .offset = 0x0708090a0b0c0d0e,
 				    .addr = 0x1112131415161718,
-				    .rkey = 0x191a1b1c}
+				    .rkey = 0x191a1b1c,
+				    .gen = 0x1d1e}
 					.encode();
 	const auto wire = bytes_of(cmd);
 	ASSERT_EQ(wire.size(), 64U);
@@ -132,7 +133,22 @@ TEST(Cmd, EncodesLittleEndianAtTheUapiOffsets)
 	EXPECT_EQ(slice(wire, 8, 8), bytes({0x0e, 0x0d, 0x0c, 0x0b, 0x0a, 0x09, 0x08, 0x07}));
 	EXPECT_EQ(slice(wire, 16, 8), bytes({0x18, 0x17, 0x16, 0x15, 0x14, 0x13, 0x12, 0x11}));
 	EXPECT_EQ(slice(wire, 24, 4), bytes({0x1c, 0x1b, 0x1a, 0x19}));
-	EXPECT_EQ(slice(wire, 28, 36), std::vector<std::uint8_t>(36, 0));
+	EXPECT_EQ(slice(wire, 28, 2), bytes({0x1e, 0x1d}));
+	EXPECT_EQ(slice(wire, 30, 34), std::vector<std::uint8_t>(34, 0));
+
+	const auto back = decode_cmd(wire);
+	ASSERT_TRUE(back);
+	EXPECT_EQ(back->tag, 0x0102);
+	EXPECT_EQ(back->gen, 0x1d1e);
+}
+
+TEST(Rsp, EchoesTagAndGenerationAtTheUapiOffsets)
+{
+	const auto wire = encode_rsp(RDMABLK_OP_READ, 0x0102, RDMABLK_S_RANGE, 0x0304);
+	ASSERT_EQ(wire.size(), 16U);
+	EXPECT_EQ(slice(wire, 0, 8),
+		  bytes({RDMABLK_OP_READ, 0, 0x02, 0x01, RDMABLK_S_RANGE, 0, 0x04, 0x03}));
+	EXPECT_EQ(slice(wire, 8, 8), std::vector<std::uint8_t>(8, 0));
 }
 
 TEST(OpenReq, CopiesTheNameVerbatimAndUnterminated)

@@ -18,7 +18,8 @@
  *     (right after the command in the same SEND, at most inline_max bytes)
  *     or pulled by the target with RDMA READ from (addr, rkey); read payload
  *     is pushed by the target with RDMA WRITE to (addr, rkey). The target
- *     answers each command with a struct rdmablk_rsp by SEND, or by
+ *     answers each command, echoing its tag and generation (gen), with a
+ *     struct rdmablk_rsp by SEND, or by
  *     SEND_WITH_INV of the command's rkey when RDMABLK_CONN_REMOTE_INV was
  *     agreed, so the initiator need not invalidate its registration.
  *     When RDMABLK_CONN_READ_IMM was agreed, the target may answer a
@@ -49,8 +50,12 @@
  *
  * A malformed command gets an error response. A peer that breaks the rules
  * of the connection (more commands than queue_depth, a short command, an
- * RDMA access its keys do not allow) is disconnected. Tags are the
- * initiator's business: the target echoes them without interpretation.
+ * RDMA access its keys do not allow) is disconnected. Tags and generations
+ * are the initiator's business: the target echoes them without
+ * interpretation. The initiator gives each sending of a command a new
+ * generation and takes an answer only when it names the tag and the
+ * generation of a command it sent: an answer the target made up, or one to
+ * an earlier use of the tag, is a protocol violation.
  */
 #ifndef _UAPI_LINUX_RDMABLK_PROTO_H
 #define _UAPI_LINUX_RDMABLK_PROTO_H
@@ -73,11 +78,11 @@
 /*
  * Immediate data of the RDMA WRITE_WITH_IMM that completes a READ under
  * RDMABLK_CONN_READ_IMM, a 32-bit number carried in network byte order
- * like every immediate: the command's tag in the low 16 bits, the rest
- * zero. Anything else is a protocol violation.
+ * like every immediate: the command's tag in the low 16 bits, its
+ * generation in the high 16 bits.
  */
 #define RDMABLK_IMM_TAG_MASK		0x0000ffffU
-#define RDMABLK_IMM_RESERVED		0xffff0000U
+#define RDMABLK_IMM_GEN_SHIFT		16
 
 /**
  * struct rdmablk_conn_req - connect private data, initiator to target
@@ -173,6 +178,9 @@ enum rdmablk_opcode {
  * @offset: byte offset into the export; a multiple of its logical block size
  * @addr: initiator buffer for READ and non-inline WRITE
  * @rkey: remote key of @addr
+ * @gen: generation: the initiator's number for this sending of the command,
+ *	echoed in the answer
+ * @reserved0: zero
  * @reserved: zero
  */
 struct rdmablk_cmd {
@@ -183,7 +191,8 @@ struct rdmablk_cmd {
 	__le64	offset;
 	__le64	addr;
 	__le32	rkey;
-	__le32	reserved0;
+	__le16	gen;
+	__le16	reserved0;
 	__u8	reserved[32];
 };
 
@@ -218,6 +227,7 @@ enum rdmablk_status {
  * @reserved0: zero
  * @tag: the command's tag
  * @status: enum rdmablk_status
+ * @gen: the command's generation
  * @reserved: zero
  */
 struct rdmablk_rsp {
@@ -225,7 +235,8 @@ struct rdmablk_rsp {
 	__u8	reserved0;
 	__le16	tag;
 	__le16	status;
-	__u8	reserved[10];
+	__le16	gen;
+	__u8	reserved[8];
 };
 
 /* struct rdmablk_open_rsp.flags */

@@ -57,6 +57,7 @@ rdmablk_cmd Cmd::encode() const
 	cmd.offset = htole64(offset);
 	cmd.addr = htole64(addr);
 	cmd.rkey = htole32(rkey);
+	cmd.gen = htole16(gen);
 	return cmd;
 }
 
@@ -69,6 +70,7 @@ std::optional<RspHeader> decode_rsp_header(std::span<const std::uint8_t> buf)
 		.opcode = rsp.opcode,
 		.tag = le16toh(rsp.tag),
 		.status = le16toh(rsp.status),
+		.gen = le16toh(rsp.gen),
 	};
 }
 

@@ -84,6 +84,8 @@ struct Cmd {
 	std::uint64_t offset = 0;
 	std::uint64_t addr = 0;
 	std::uint32_t rkey = 0;
+	/* Generation of this sending, echoed in the answer. */
+	std::uint16_t gen = 0;
 
 	rdmablk_cmd encode() const;
 };
@@ -93,6 +95,7 @@ struct RspHeader {
 	std::uint8_t opcode;
 	std::uint16_t tag;
 	std::uint16_t status;
+	std::uint16_t gen;
 };
 
 /* nullopt when @buf is shorter than struct rdmablk_rsp. */
