@@ -386,10 +386,22 @@ vm_judge_guest() {
 	else
 		local first
 		first=$(head -n 1 <<<"$hits")
+		printf '%s\n' "$hits" >"$dir/kernel-problems.txt"
+		vm_report_excerpt "$first" >"$dir/kernel-report.txt" || true
 		first=${first#"$dir"/}
 		VM_REASONS+=("${who}kernel log: ${first}")
-		printf '%s\n' "$hits" >"$dir/kernel-problems.txt"
 	fi
+}
+
+# vm_report_excerpt FILE:LINE:TEXT: the kernel's lines from that one on (the
+# report, its RIP and call trace), at most 40: printed with a FAIL line, so
+# that a report seen only where the logs are not kept can still be read.
+vm_report_excerpt() {
+	local file=${1%%:*} rest=${1#*:} line
+	line=${rest%%:*}
+	[ -f "$file" ] && [[ $line =~ ^[0-9]+$ ]] || return 1
+	tail -n +"$line" "$file" | tr -d '\r' |
+		LC_ALL=C grep -a -E '\[ *[0-9]+\.[0-9]{6}\]' | head -n 40
 }
 
 # vm_run_test PATH: run one test; prints its PASS/FAIL line, returns 0/1.
@@ -480,6 +492,11 @@ vm_run_test() {
 	local IFS=';'
 	local reasons="${VM_REASONS[*]}"
 	echo "FAIL $name (${elapsed}s): ${reasons//;/; } -- logs: ${logdir#"$PWD"/}"
+	local report
+	while IFS= read -r report; do
+		echo "  kernel report, ${report#"$logdir"/}:"
+		sed 's/^/    /' "$report"
+	done < <(find "$logdir" -maxdepth 2 -name kernel-report.txt -size +0 | sort)
 	return 1
 }
 
