@@ -22,6 +22,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <thread>
 
 #include <CLI/CLI.hpp>
 #include <arpa/inet.h>
@@ -78,6 +79,9 @@ public:
 	void send(std::span<const std::uint8_t> bytes) override;
 	void send_open_rsp(std::uint16_t tag, std::uint16_t gen) override;
 	void write_data(const Cmd &cmd, bool with_imm, std::uint32_t imm) override;
+	void flood(const std::function<std::vector<std::uint8_t>(unsigned int)> &make,
+		   unsigned int burst, std::chrono::milliseconds span,
+		   std::chrono::microseconds gap) override;
 	void honest(const Cmd &cmd) override;
 	void misbehaved(std::string_view what) override;
 
@@ -89,6 +93,8 @@ public:
 	void gone(std::string_view how);
 
 private:
+	/* Take what completed without waiting; a command is not answered. */
+	void reap();
 	void post_recv(unsigned int slot);
 	void on_command(std::span<const std::uint8_t> msg);
 	bool post(ibv_send_wr &wr);
@@ -300,6 +306,49 @@ void Connection::write_data(const Cmd &cmd, bool with_imm, std::uint32_t imm)
 	wr.wr.rdma.remote_addr = cmd.addr;
 	wr.wr.rdma.rkey = cmd.rkey;
 	post(wr);
+}
+
+void Connection::reap()
+{
+	std::array<ibv_wc, 16> wcs;
+	int n;
+	while ((n = ibv_poll_cq(cq_.get(), static_cast<int>(wcs.size()), wcs.data())) > 0) {
+		for (const ibv_wc &wc : std::span(wcs.data(), static_cast<std::size_t>(n))) {
+			const bool is_send = wc.wr_id & kSendWrId;
+			if (is_send)
+				in_flight_--;
+			if (wc.status != IBV_WC_SUCCESS) {
+				if (!broken_)
+					gone(std::string(is_send ? "send" : "receive") +
+					     " completion: " + ibv_wc_status_str(wc.status));
+				continue;
+			}
+			if (is_send)
+				continue;
+			log("a command during the flood, not answered");
+			if (!broken_)
+				post_recv(static_cast<unsigned int>(wc.wr_id));
+		}
+	}
+	if (n < 0)
+		throw SetupError("ibv_poll_cq failed");
+}
+
+void Connection::flood(const std::function<std::vector<std::uint8_t>(unsigned int)> &make,
+		       unsigned int burst, std::chrono::milliseconds span,
+		       std::chrono::microseconds gap)
+{
+	const Deadline end = Clock::now() + span;
+	unsigned int sent = 0;
+
+	while (!broken_ && Clock::now() < end) {
+		reap();
+		if (!broken_ && in_flight_ < kSendSlots)
+			send(make(sent++));
+		if (sent >= burst)
+			std::this_thread::sleep_for(gap);
+	}
+	log("flood: " + std::to_string(sent) + " messages sent");
 }
 
 void Connection::honest(const Cmd &cmd)

@@ -16,6 +16,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -68,6 +69,12 @@ public:
 	/* RDMA WRITE the honest data of READ @cmd to its buffer; the write
 	 * carries @imm (host order) as immediate data when @with_imm. */
 	virtual void write_data(const Cmd &cmd, bool with_imm = false, std::uint32_t imm = 0) = 0;
+	/* SEND make(0), make(1), ...: the first @burst at once, then one every
+	 * @gap until @span passed or the connection broke. Commands that arrive
+	 * meanwhile are not answered. */
+	virtual void flood(const std::function<std::vector<std::uint8_t>(unsigned int)> &make,
+			   unsigned int burst, std::chrono::milliseconds span,
+			   std::chrono::microseconds gap) = 0;
 	/* Answer @cmd as an honest target would. */
 	virtual void honest(const Cmd &cmd) = 0;
 	/* Record that the protocol was broken here, how: the time until the

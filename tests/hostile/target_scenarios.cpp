@@ -3,6 +3,7 @@
  * The hostile target's scenarios: one way each of breaking the protocol
  * against the kernel initiator, and what its application must see.
  */
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -123,6 +124,24 @@ void early_answers(Conn &c)
 		c.respond(RDMABLK_OP_READ, static_cast<std::uint16_t>(tag), RDMABLK_S_OK, 0);
 }
 
+/*
+ * Like early_answers, then more for a while: made-up answers keep arriving
+ * while the initiator tears the connection down, also while an attach that
+ * the first of them failed unwinds. Not longer: the target notices the drop
+ * only after the flood.
+ */
+void answer_flood(Conn &c)
+{
+	c.misbehaved("a flood of responses to tags never sent");
+	const auto tags = static_cast<unsigned int>(std::max<int>(c.rep().queue_depth - 1, 1));
+	c.flood(
+		[tags](unsigned int i) {
+			return encode_rsp(RDMABLK_OP_READ, static_cast<std::uint16_t>(i % tags),
+					  RDMABLK_S_OK, 0);
+		},
+		tags, std::chrono::milliseconds(300), std::chrono::microseconds(200));
+}
+
 void unasked_open(Conn &c)
 {
 	c.misbehaved("a second OPEN response");
@@ -196,6 +215,9 @@ constexpr std::array kScenarios = {
 		 Expect::ErrorOrData, true, nullptr, unasked_keepalive, nullptr},
 	Scenario{"early-answers", "right after OPEN, OK responses to every tag, none sent",
 		 Expect::ErrorOrData, true, nullptr, early_answers, nullptr},
+	Scenario{"answer-flood",
+		 "right after OPEN, OK responses to every tag, none sent, then more for 300 ms",
+		 Expect::ErrorOrData, true, nullptr, answer_flood, nullptr},
 	Scenario{"silence", "I/O never answered (keep-alives are)", Expect::Error, false, nullptr,
 		 nullptr, silence},
 	Scenario{"silence-at-attach",
