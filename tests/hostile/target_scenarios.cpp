@@ -128,10 +128,14 @@ void early_answers(Conn &c)
  * Like early_answers, then more for a while: made-up answers keep arriving
  * while the initiator tears the connection down, also while an attach that
  * the first of them failed unwinds. Not longer: the target notices the drop
- * only after the flood.
+ * only after the flood. Only on the first connection: the initiator's
+ * reconnects then find an honest target (a target that breaks every
+ * session is early-answers' and unasked-keepalive's case).
  */
 void answer_flood(Conn &c)
 {
+	if (c.number() > 1)
+		return;
 	c.misbehaved("a flood of responses to tags never sent");
 	const auto tags = static_cast<unsigned int>(std::max<int>(c.rep().queue_depth - 1, 1));
 	c.flood(
@@ -139,7 +143,7 @@ void answer_flood(Conn &c)
 			return encode_rsp(RDMABLK_OP_READ, static_cast<std::uint16_t>(i % tags),
 					  RDMABLK_S_OK, 0);
 		},
-		tags, std::chrono::milliseconds(300), std::chrono::microseconds(200));
+		tags, std::chrono::milliseconds(300), std::chrono::microseconds(0));
 }
 
 void unasked_open(Conn &c)
@@ -216,7 +220,7 @@ constexpr std::array kScenarios = {
 	Scenario{"early-answers", "right after OPEN, OK responses to every tag, none sent",
 		 Expect::ErrorOrData, true, nullptr, early_answers, nullptr},
 	Scenario{"answer-flood",
-		 "right after OPEN, OK responses to every tag, none sent, then more for 300 ms",
+		 "right after the first OPEN, OK responses to every tag, none sent, then more for 300 ms",
 		 Expect::ErrorOrData, true, nullptr, answer_flood, nullptr},
 	Scenario{"silence", "I/O never answered (keep-alives are)", Expect::Error, false, nullptr,
 		 nullptr, silence},
