@@ -344,37 +344,15 @@ static void rdmablk_idev_free_queues(struct rdmablk_idev *idev)
 		rdmablk_iqueue_free(&idev->queues[i]);
 }
 
+/* Not once del_gendisk() made the queue dying: nothing dispatches then. */
 static void rdmablk_idev_quiesce(struct rdmablk_idev *idev)
 {
 	lockdep_assert_held(&idev->recovery_lock);
-	if (!idev->quiesced && idev->disk) {
+	if (!idev->quiesced && idev->disk &&
+	    !blk_queue_dying(idev->disk->queue)) {
 		blk_mq_quiesce_queue(idev->disk->queue);
 		idev->quiesced = true;
 	}
-}
-
-/**
- * rdmablk_idev_teardown() - take every queue down; shared by err_work,
- *	RDMA device removal and detach
- * @idev: the device
- * @requeue: the I/O that got no answer is sent again after a reconnect
- *	(recovery); else it fails (detach)
- *
- * Quiesces the request queue (recovery only: detach must let del_gendisk()
- * drain), stops every queue (disconnect, drain: none of its completions
- * runs afterwards), cancels the keep-alive, completes what got no answer,
- * waits for those completions, and frees the queues' verbs resources.
- * Idempotent; the caller holds recovery_lock.
- */
-static void rdmablk_idev_teardown(struct rdmablk_idev *idev, bool requeue)
-{
-	lockdep_assert_held(&idev->recovery_lock);
-	/* Not once fast_io_fail_tmo unquiesced it to fail I/O. */
-	if (requeue && !READ_ONCE(idev->fail_fast))
-		rdmablk_idev_quiesce(idev);
-	rdmablk_idev_stop_queues(idev, requeue);
-	cancel_delayed_work(&idev->ka_work);
-	rdmablk_idev_free_queues(idev);
 }
 
 static void rdmablk_idev_unquiesce(struct rdmablk_idev *idev)
@@ -385,6 +363,33 @@ static void rdmablk_idev_unquiesce(struct rdmablk_idev *idev)
 		idev->quiesced = false;
 	}
 	blk_mq_kick_requeue_list(idev->disk->queue);
+}
+
+/**
+ * rdmablk_idev_teardown() - take every queue down; shared by err_work,
+ *	RDMA device removal and detach
+ * @idev: the device
+ * @requeue: the I/O that got no answer is sent again after a reconnect
+ *	(recovery); else it fails (detach)
+ *
+ * Quiesces the request queue (blk_mq_quiesce_queue() waits for a dispatch
+ * in progress: none posts on a queue being freed), stops every queue
+ * (disconnect, drain: none of its completions runs afterwards), cancels
+ * the keep-alive, completes what got no answer, waits for those
+ * completions, and frees the queues' verbs resources. Recovery leaves new
+ * I/O waiting for the reconnect, unless fast_io_fail_tmo expired; detach
+ * unquiesces, so that what waits fails (the device is DELETING) and
+ * del_gendisk() can drain. Idempotent; the caller holds recovery_lock.
+ */
+static void rdmablk_idev_teardown(struct rdmablk_idev *idev, bool requeue)
+{
+	lockdep_assert_held(&idev->recovery_lock);
+	rdmablk_idev_quiesce(idev);
+	rdmablk_idev_stop_queues(idev, requeue);
+	cancel_delayed_work(&idev->ka_work);
+	rdmablk_idev_free_queues(idev);
+	if ((!requeue || READ_ONCE(idev->fail_fast)) && idev->quiesced)
+		rdmablk_idev_unquiesce(idev);
 }
 
 static void rdmablk_idev_err_work(struct work_struct *work)
@@ -900,7 +905,11 @@ static void rdmablk_idev_uevent(struct rdmablk_idev *idev)
 	kobject_uevent_env(&disk_to_dev(idev->disk)->kobj, KOBJ_CHANGE, envp);
 }
 
-/* The tag set and the disk, not added yet: rdmablk_idev_add_work() does. */
+/*
+ * The tag set and the disk, not added yet: rdmablk_idev_add_work() does.
+ * On failure the tag set may remain: rdmablk_idev_free_disk() frees it,
+ * once the queues are stopped.
+ */
 static int rdmablk_idev_alloc_disk(struct rdmablk_idev *idev)
 {
 	struct blk_mq_tag_set *set = &idev->tag_set;
@@ -923,8 +932,6 @@ static int rdmablk_idev_alloc_disk(struct rdmablk_idev *idev)
 	if (IS_ERR(idev->disk)) {
 		ret = PTR_ERR(idev->disk);
 		idev->disk = NULL;
-		blk_mq_free_tag_set(set);
-		set->tags = NULL;
 		return ret;
 	}
 	idev->disk->major = rdmablk_major;
@@ -935,6 +942,20 @@ static int rdmablk_idev_alloc_disk(struct rdmablk_idev *idev)
 	strscpy(idev->disk->disk_name, idev->name, DISK_NAME_LEN);
 	rdmablk_idev_set_limits(idev);
 	return 0;
+}
+
+/*
+ * The disk and the tag set, whichever exist. Only once the queues are
+ * freed: the answer path looks requests up in the tags.
+ */
+static void rdmablk_idev_free_disk(struct rdmablk_idev *idev)
+{
+	if (idev->disk) {
+		put_disk(idev->disk);
+		idev->disk = NULL;
+	}
+	if (idev->tag_set.tags)
+		blk_mq_free_tag_set(&idev->tag_set);
 }
 
 /*
@@ -1042,7 +1063,7 @@ static int rdmablk_idev_attach(const struct rdmablk_attach_req *req,
 	ret = rdmablk_idev_alloc_disk(idev);
 	if (ret) {
 		NL_SET_ERR_MSG(extack, "cannot create the block device");
-		goto out_free_queues;
+		goto out_free_disk;
 	}
 	/*
 	 * Published under rdmablk_idevs_lock: until RDMABLK_IDEV_ATTACHED is
@@ -1072,8 +1093,13 @@ static int rdmablk_idev_attach(const struct rdmablk_attach_req *req,
 	return 0;
 
 out_free_disk:
-	put_disk(idev->disk);
-	blk_mq_free_tag_set(&idev->tag_set);
+	/*
+	 * The queues first: until they are stopped, an answer arriving on
+	 * one looks its request up in the tags (a target that broke the
+	 * connection while attaching may still be sending).
+	 */
+	rdmablk_idev_free_queues(idev);
+	rdmablk_idev_free_disk(idev);
 out_free_queues:
 	rdmablk_idev_free_queues(idev);
 	/* Our own disconnect may have queued err_work. */
@@ -1132,8 +1158,7 @@ static void rdmablk_idev_destroy(struct rdmablk_idev *idev)
 	 * cm ids destroyed nothing can queue it any more.
 	 */
 	cancel_work_sync(&idev->err_work);
-	put_disk(idev->disk);
-	blk_mq_free_tag_set(&idev->tag_set);
+	rdmablk_idev_free_disk(idev);
 	pr_info("%s: detached\n", idev->name);
 	rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_DETACHED, NULL);
 	rdmablk_idev_free(idev);
