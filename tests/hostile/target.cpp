@@ -93,6 +93,9 @@ public:
 	void gone(std::string_view how);
 
 private:
+	/* Account for a completion: a send's slot is free again, an error
+	 * breaks the connection; the receive slot of a command, else nullopt. */
+	std::optional<unsigned int> take(const ibv_wc &wc);
 	/* Take what completed without waiting; a command is not answered. */
 	void reap();
 	void post_recv(unsigned int slot);
@@ -308,26 +311,34 @@ void Connection::write_data(const Cmd &cmd, bool with_imm, std::uint32_t imm)
 	post(wr);
 }
 
+std::optional<unsigned int> Connection::take(const ibv_wc &wc)
+{
+	const bool is_send = wc.wr_id & kSendWrId;
+	if (is_send)
+		in_flight_--;
+	if (wc.status != IBV_WC_SUCCESS) {
+		if (!broken_)
+			gone(std::string(is_send ? "send" : "receive") +
+			     " completion: " + ibv_wc_status_str(wc.status));
+		return std::nullopt;
+	}
+	if (is_send)
+		return std::nullopt;
+	return static_cast<unsigned int>(wc.wr_id);
+}
+
 void Connection::reap()
 {
 	std::array<ibv_wc, 16> wcs;
 	int n;
 	while ((n = ibv_poll_cq(cq_.get(), static_cast<int>(wcs.size()), wcs.data())) > 0) {
 		for (const ibv_wc &wc : std::span(wcs.data(), static_cast<std::size_t>(n))) {
-			const bool is_send = wc.wr_id & kSendWrId;
-			if (is_send)
-				in_flight_--;
-			if (wc.status != IBV_WC_SUCCESS) {
-				if (!broken_)
-					gone(std::string(is_send ? "send" : "receive") +
-					     " completion: " + ibv_wc_status_str(wc.status));
-				continue;
-			}
-			if (is_send)
+			const std::optional<unsigned int> slot = take(wc);
+			if (!slot)
 				continue;
 			log("a command during the flood, not answered");
 			if (!broken_)
-				post_recv(static_cast<unsigned int>(wc.wr_id));
+				post_recv(*slot);
 		}
 	}
 	if (n < 0)
@@ -417,23 +428,14 @@ bool Connection::poll()
 		if (n < 0)
 			throw SetupError("ibv_poll_cq failed");
 		for (const ibv_wc &wc : std::span(wcs.data(), static_cast<std::size_t>(n))) {
-			const bool is_send = wc.wr_id & kSendWrId;
-			if (is_send)
-				in_flight_--;
-			if (wc.status != IBV_WC_SUCCESS) {
-				if (!broken_)
-					gone(std::string(is_send ? "send" : "receive") +
-					     " completion: " + ibv_wc_status_str(wc.status));
+			const std::optional<unsigned int> slot = take(wc);
+			if (!slot)
 				continue;
-			}
-			if (is_send)
-				continue;
-			const auto slot = static_cast<unsigned int>(wc.wr_id);
 			on_command(recv_region_.bytes().subspan(
-				slot * kRecvSlotSize,
+				*slot * kRecvSlotSize,
 				std::min<std::size_t>(wc.byte_len, kRecvSlotSize)));
 			if (!broken_)
-				post_recv(slot);
+				post_recv(*slot);
 		}
 		if (n > 0)
 			continue;
