@@ -25,9 +25,12 @@ IO_TIMEOUT=2
 # A connection that broke the protocol must be dropped faster than a
 # command times out.
 DROP_MS=2000
-# Bounds, in seconds, past which a step counts as hung.
+# Bounds, in seconds, past which a step counts as hung. A read the target
+# never answers fails after 6 sendings, each an io_timeout and a reconnect:
+# about 20 s, and more under the debug kernel, where a reconnect takes 2 to
+# 3 s instead of a fraction of one.
 ATTACH_BOUND=25
-READ_BOUND=25
+READ_BOUND=$(dbg_size 25 45)
 DETACH_BOUND=20
 # Start no scenario after this many seconds: boot, one scenario at its
 # bounds (about 110 s) and rmmod must still fit VM_TIMEOUT (four times
