@@ -122,7 +122,7 @@ unit_tests() {
 	local log=build/check/gtest.log line total failed skipped want
 
 	section "GoogleTest (ASan + UBSan)"
-	if ! { cmake -S daemon -B build/asan -DRDMABLK_SANITIZE=ON \
+	if ! { cmake -S daemon -B build/asan -DRDMABLK_SANITIZE=ON -DRDMABLK_WERROR=ON \
 		-DCMAKE_BUILD_TYPE=Debug >build/check/asan-cmake.log 2>&1 &&
 	       cmake --build build/asan -j"$(nproc)" >build/check/asan-build.log 2>&1; }; then
 		echo "FAIL userspace build; see build/check/asan-build.log"
@@ -185,7 +185,7 @@ vm_tests() {
 		record vm 0 1
 		return
 	fi
-	if ! { cmake -S daemon -B build/userspace -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	if ! { cmake -S daemon -B build/userspace -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRDMABLK_WERROR=ON \
 		>build/check/user-cmake.log 2>&1 &&
 	       cmake --build build/userspace -j"$(nproc)" >build/check/user-build.log 2>&1; }; then
 		echo "FAIL userspace build; see build/check/user-build.log"
@@ -290,7 +290,7 @@ quick)
 	;;
 debug)
 	# The lane needs the userspace tools the VM layer builds.
-	if ! { cmake -S daemon -B build/userspace -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	if ! { cmake -S daemon -B build/userspace -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRDMABLK_WERROR=ON \
 		>build/check/user-cmake.log 2>&1 &&
 	       cmake --build build/userspace -j"$(nproc)" >build/check/user-build.log 2>&1; }; then
 		echo "FAIL userspace build; see build/check/user-build.log"
