@@ -1336,6 +1336,14 @@ static int rdmablk_idev_get(unsigned long idx, struct rdmablk_dev_info *info)
  * active, a path that was lost may be back; devices that are reconnecting
  * try at once instead of at their next timer. Handlers may run in atomic
  * context, so they only queue rdmablk_idev_kick_work.
+ *
+ * The kick runs on the system workqueue, not on rdmablk_wq: it takes
+ * rdmablk_idevs_lock, and rdmablk_initiator_remove_one() waits for an
+ * err_work on rdmablk_wq with that lock held. rdmablk_wq has a rescuer
+ * (WQ_MEM_RECLAIM), which runs its works one by one: a kick it ran would
+ * wait for the lock and the err_work behind it would never run. The kick
+ * only hastens what the reconnect timer does anyway, so it needs no
+ * reclaim guarantee.
  */
 static void rdmablk_idev_kick(struct work_struct *work)
 {
@@ -1365,7 +1373,7 @@ static void rdmablk_initiator_event(struct ib_event_handler *handler,
 				    struct ib_event *ev)
 {
 	if (ev->event == IB_EVENT_PORT_ACTIVE)
-		queue_work(rdmablk_wq, &rdmablk_idev_kick_work);
+		schedule_work(&rdmablk_idev_kick_work);
 }
 
 static int rdmablk_initiator_add_one(struct ib_device *dev)
@@ -1378,7 +1386,7 @@ static int rdmablk_initiator_add_one(struct ib_device *dev)
 	INIT_IB_EVENT_HANDLER(handler, dev, rdmablk_initiator_event);
 	ib_register_event_handler(handler);
 	ib_set_client_data(dev, &rdmablk_initiator_client, handler);
-	queue_work(rdmablk_wq, &rdmablk_idev_kick_work);
+	schedule_work(&rdmablk_idev_kick_work);
 	return 0;
 }
 
