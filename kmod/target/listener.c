@@ -49,11 +49,22 @@ static DEFINE_MUTEX(rdmablk_listeners_lock);
 static int rdmablk_listener_cm_handler(struct rdma_cm_id *cm_id,
 				       struct rdma_cm_event *ev);
 
+/*
+ * Called with rdmablk_listeners_lock held, so that a DEVICE_REMOVAL on the
+ * new id finds it in @l->cm_id. On failure the id, if one was created, is
+ * left in *@failed for the caller to destroy once it has dropped the lock:
+ * rdma_destroy_id() takes the id's handler mutex, and handlers take the
+ * lock.
+ */
 static struct rdma_cm_id *rdmablk_listen(struct rdmablk_listener *l,
+					 struct rdma_cm_id **failed,
 					 struct netlink_ext_ack *extack)
 {
 	struct rdma_cm_id *cm_id;
 	int ret;
+
+	lockdep_assert_held(&rdmablk_listeners_lock);
+	*failed = NULL;
 
 	cm_id = rdma_create_id(&init_net, rdmablk_listener_cm_handler, l,
 			       RDMA_PS_TCP, IB_QPT_RC);
@@ -90,7 +101,7 @@ static struct rdma_cm_id *rdmablk_listen(struct rdmablk_listener *l,
 	return cm_id;
 
 out_destroy_id:
-	rdma_destroy_id(cm_id);
+	*failed = cm_id;
 	return ERR_PTR(ret);
 }
 
@@ -99,13 +110,13 @@ static void rdmablk_listener_repair(struct work_struct *work)
 	struct rdmablk_listener *l = container_of(to_delayed_work(work),
 						  struct rdmablk_listener,
 						  repair);
-	struct rdma_cm_id *cm_id;
+	struct rdma_cm_id *cm_id, *failed = NULL;
 
 	mutex_lock(&rdmablk_listeners_lock);
 	if (l->deleted || l->cm_id)
 		goto out_unlock;
 
-	cm_id = rdmablk_listen(l, NULL);
+	cm_id = rdmablk_listen(l, &failed, NULL);
 	if (IS_ERR(cm_id)) {
 		queue_delayed_work(rdmablk_wq, &l->repair, RDMABLK_LISTEN_RETRY);
 		goto out_unlock;
@@ -114,6 +125,8 @@ static void rdmablk_listener_repair(struct work_struct *work)
 	pr_info("listening again on %pISpc\n", &l->addr);
 out_unlock:
 	mutex_unlock(&rdmablk_listeners_lock);
+	if (failed)
+		rdma_destroy_id(failed);
 }
 
 /* Runs in rdma_cm's context for the listening id and for its child ids. */
@@ -172,7 +185,7 @@ int rdmablk_listener_add(const struct sockaddr_storage *addr,
 			 struct netlink_ext_ack *extack)
 {
 	struct rdmablk_listener *l;
-	struct rdma_cm_id *cm_id;
+	struct rdma_cm_id *cm_id, *failed = NULL;
 	int ret;
 
 	l = kzalloc(sizeof(*l), GFP_KERNEL);
@@ -187,7 +200,7 @@ int rdmablk_listener_add(const struct sockaddr_storage *addr,
 		ret = -EEXIST;
 		goto out_unlock;
 	}
-	cm_id = rdmablk_listen(l, extack);
+	cm_id = rdmablk_listen(l, &failed, extack);
 	if (IS_ERR(cm_id)) {
 		ret = PTR_ERR(cm_id);
 		goto out_unlock;
@@ -202,6 +215,9 @@ int rdmablk_listener_add(const struct sockaddr_storage *addr,
 
 out_unlock:
 	mutex_unlock(&rdmablk_listeners_lock);
+	/* The failed id's context is @l: destroy it first. */
+	if (failed)
+		rdma_destroy_id(failed);
 	kfree(l);
 	return ret;
 }
