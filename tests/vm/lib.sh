@@ -203,16 +203,10 @@ kmemleak_check() {
 	local f=/sys/kernel/debug/kmemleak report n start=$SECONDS first rest
 	[ "${RDMABLK_DEBUG:-0}" = 1 ] && [ -w "$f" ] || return 0
 	first=$(uptime_cs)
-	if ! echo scan >"$f"; then
-		echo "kmemleak_check: $f: scan failed" >&2
-		return 1
-	fi
+	kmemleak_scan "$f" || return 1
 	rest=$((first + 510 - $(uptime_cs)))
 	[ "$rest" -le 0 ] || sleep "$((rest / 100)).$(printf %02d $((rest % 100)))"
-	if ! echo scan >"$f"; then
-		echo "kmemleak_check: $f: scan failed" >&2
-		return 1
-	fi
+	kmemleak_scan "$f" || return 1
 	report=$(kmemleak_since_test "$f")
 	log "kmemleak scans ($1) took $((SECONDS - start)) s"
 	if [ -n "$report" ]; then
@@ -222,6 +216,13 @@ kmemleak_check() {
 		log "kmemleak ($1): $n suspected memory leak(s): $(grep -m1 -A12 '^unreferenced' <<<"$report" | tr '\n' ' ')"
 	fi
 	echo clear >"$f"
+}
+
+# kmemleak_scan FILE: one kmemleak scan; says so and returns 1 if it fails.
+kmemleak_scan() {
+	echo scan >"$1" && return 0
+	echo "kmemleak_check: $1: scan failed" >&2
+	return 1
 }
 
 # kmemleak_since_test FILE: kmemleak's report in FILE, less the suspects
