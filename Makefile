@@ -33,7 +33,7 @@ module: deps
 	$(MAKE) -C kmod
 
 userspace: deps
-	cmake -S daemon -B $(USER_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	cmake -S daemon -B $(USER_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
 	cmake --build $(USER_BUILD) -j$(JOBS)
 
 check: deps

@@ -30,6 +30,10 @@ inline constexpr const char *permission_denied = "permission-denied";
 inline constexpr const char *unreachable = "unreachable";
 inline constexpr const char *busy = "busy";
 inline constexpr const char *kernel = "kernel";
+/* The configuration file was edited and not reloaded: nothing was changed. */
+inline constexpr const char *config_changed = "config-changed";
+/* reload: the configuration file does not parse; the one in use stays. */
+inline constexpr const char *bad_config = "bad-config";
 inline constexpr const char *internal = "internal";
 } // namespace code
 

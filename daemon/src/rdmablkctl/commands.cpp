@@ -171,6 +171,13 @@ std::vector<Command> add_commands(CLI::App &app, Raw &raw)
 		command(app, "hostid", "Print this host's id (for 'export add --allow')", raw);
 	commands.push_back({hostid, without_args("hostid")});
 
+	CLI::App *reload = command(
+		app, "reload",
+		"Read rdmablkd's configuration file again and apply it; fails, keeping the "
+		"configuration in use, when the file has an error",
+		raw);
+	commands.push_back({reload, without_args("reload")});
+
 	return commands;
 }
 

@@ -45,6 +45,8 @@ std::string format_text(const std::string &cmd, const json &result)
 		return target_text(result) + " " + text_field(result, "state").value_or("-") + '\n';
 	if (cmd == "hostid")
 		return text_field(result, "hostid").value_or("-") + '\n';
+	if (cmd == "reload")
+		return "reloaded " + text_field(result, "config").value_or("-") + '\n';
 	if (cmd == "unlisten" || cmd == "export_del" || cmd == "detach" ||
 	    cmd == "discovery_add" || cmd == "discovery_del")
 		return {};

@@ -114,9 +114,13 @@ std::string config_path(const std::optional<std::string> &option);
  * exist. Throws ConfigError (also for a file that cannot be read).
  */
 Config load_config(const std::string &path);
+/* The text of @path; nullopt when it does not exist. Throws ConfigError. */
+std::optional<std::string> read_config_text(const std::string &path);
 
 /* Write @config to @path atomically (rdmablk::daemon::write_atomic), mode 0644. */
 void save_config(const std::string &path, const Config &config);
+/* The same for configuration text already formatted. */
+void save_config_text(const std::string &path, std::string_view text);
 
 /* Lookups by identity: listener endpoint, export name, attachment target and export. */
 const ListenerConfig *find_listener(const Config &config, const nl::Endpoint &endpoint);

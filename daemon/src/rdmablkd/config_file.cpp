@@ -30,23 +30,32 @@ std::string config_path(const std::optional<std::string> &option)
 	return default_config_path;
 }
 
-Config load_config(const std::string &path)
+std::optional<std::string> read_config_text(const std::string &path)
 {
-	std::optional<std::string> text;
 	try {
-		text = nl::read_file(path, config_max);
+		return nl::read_file(path, config_max);
 	} catch (const nl::Error &e) {
 		throw ConfigError(path + ": " + e.what());
 	}
+}
+
+Config load_config(const std::string &path)
+{
+	const std::optional<std::string> text = read_config_text(path);
 	if (!text)
 		return Config{};
 	return parse_config(*text, path);
 }
 
-void save_config(const std::string &path, const Config &config)
+void save_config_text(const std::string &path, std::string_view text)
 {
 	make_dirs(parent_dir(path), 0755);
-	write_atomic(path, format_config(config), 0644);
+	write_atomic(path, text, 0644);
+}
+
+void save_config(const std::string &path, const Config &config)
+{
+	save_config_text(path, format_config(config));
 }
 
 const ListenerConfig *find_listener(const Config &config, const nl::Endpoint &endpoint)

@@ -22,6 +22,7 @@ constexpr const char *header =
 # than this header are not kept. To edit it by hand, edit and reload (systemctl reload
 # rdmablkd): what was added is set up; what was removed is left running
 # until removed with rdmablkctl. Check an edit with: rdmablkd --check-config
+# Until an edit is reloaded, rdmablkctl changes are refused.
 #
 # [daemon]      retry_initial, retry_max: seconds between attempts to set up
 #               what cannot be set up now (unreachable target, missing

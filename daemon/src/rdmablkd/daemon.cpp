@@ -63,10 +63,10 @@ ctl::UniqueFd block_signals()
 	return fd;
 }
 
-Config load_or_fail(const std::string &path)
+Config load_or_fail(ConfigStore &file)
 {
 	try {
-		return load_config(path);
+		return file.load();
 	} catch (const ConfigError &e) {
 		throw std::runtime_error(std::string("bad configuration: ") + e.what());
 	}
@@ -74,9 +74,10 @@ Config load_or_fail(const std::string &path)
 
 } // namespace
 
-Daemon::Daemon(const Options &options, Logger &log) : options_(options), log_(log)
+Daemon::Daemon(const Options &options, Logger &log)
+	: options_(options), log_(log), config_file_(options_.config)
 {
-	Config config = load_or_fail(options_.config);
+	Config config = load_or_fail(config_file_);
 	const HostIdentity host = ensure_hostid(options_.hostid_file);
 	if (host.created)
 		log_.notice("created host id " + nl::to_string(host.id) + " in " +
@@ -92,13 +93,13 @@ Daemon::Daemon(const Options &options, Logger &log) : options_(options), log_(lo
 	if (!timer_)
 		fail("creating a timerfd");
 
-	const std::string config_path = options_.config;
 	desired_ = std::make_unique<DesiredState>(
-		std::move(config), [config_path](const Config &c) { save_config(config_path, c); });
+		std::move(config), [this](const Config &c) { config_file_.save(c); },
+		[this] { config_file_.check(); });
 	worker_ = std::make_unique<Worker>(std::move(probed.kernel));
 	discoveries_ = std::make_unique<Discoveries>(loop_, log_);
 	EngineOptions engine_options{host.id, options_.config, options_.state_dir + "/state.json",
-				     probed.info.module_version, {}, {}, {}};
+				     probed.info.module_version, {}, {}, {}, {}};
 	engine_options.discover = [this](const nl::Endpoint &target, const nl::Uuid &hostid,
 					 std::function<void(ctl::Response)> reply) {
 		discoveries_->start(target, hostid, std::move(reply));
@@ -107,6 +108,7 @@ Daemon::Daemon(const Options &options, Logger &log) : options_(options), log_(lo
 		autoconnect_->configure(d);
 	};
 	engine_options.discovery_status = [this] { return autoconnect_->status(); };
+	engine_options.load_config = [this] { return config_file_.load(); };
 	engine_ = std::make_unique<Engine>(*worker_, *desired_, log_, std::move(engine_options));
 	AutoConnect::Hooks hooks;
 	hooks.devices = [this] { return engine_->devices(); };
@@ -120,7 +122,13 @@ Daemon::Daemon(const Options &options, Logger &log) : options_(options), log_(lo
 			log_.notice("rdmablk.ko was loaded again; subscribing to its events anew");
 			subscribe();
 		}
-		notify("STATUS=" + engine_->summary());
+		/*
+		 * Ready once the configuration was applied a first time, so that
+		 * what is ordered after rdmablkd (remote-fs-pre.target, hence
+		 * _netdev mounts) finds the configured devices attached.
+		 */
+		notify(std::string(std::exchange(ready_, true) ? "" : "READY=1\n") +
+		       "STATUS=" + engine_->summary());
 	};
 
 	loop_.add(signals_.get(), EPOLLIN, [this](std::uint32_t) { on_signal(); });
@@ -144,7 +152,7 @@ Daemon::Daemon(const Options &options, Logger &log) : options_(options), log_(lo
 	/* Subscribed first: nothing that happens from here on goes unseen. */
 	engine_->request_pass();
 	autoconnect_->configure(desired_->get().discoveries);
-	notify("READY=1\nSTATUS=applying " + options_.config);
+	notify("STATUS=applying " + options_.config);
 }
 
 Daemon::~Daemon()
@@ -219,17 +227,11 @@ void Daemon::on_signal()
 
 void Daemon::reload()
 {
-	log_.notice("reloading " + options_.config);
-	try {
-		Config config = load_config(options_.config);
-		autoconnect_->configure(config.discoveries);
-		engine_->reload(std::move(config));
-	} catch (const ConfigError &e) {
-		log_.error(std::string("not reloading: ") + e.what() +
-			   "; the configuration in use stays");
-		return;
-	}
-	notify("STATUS=reloaded " + options_.config);
+	log_.notice("reloading " + options_.config + " (SIGHUP)");
+	engine_->reload([this](const ctl::Response &response) {
+		if (response.ok)
+			notify("STATUS=reloaded " + options_.config);
+	});
 }
 
 void Daemon::arm_timer()

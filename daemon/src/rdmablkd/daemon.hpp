@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "autoconnect.hpp"
+#include "config_store.hpp"
 #include "control_server.hpp"
 #include "control_socket.hpp"
 #include "ctl/fd.hpp"
@@ -48,6 +49,9 @@ private:
 	ctl::UniqueFd state_lock_;
 	ctl::UniqueFd signals_;
 	ctl::UniqueFd timer_;
+	ConfigStore config_file_;
+	/* READY=1 was sent: after the first pass, so that boot waits for it. */
+	bool ready_ = false;
 	std::unique_ptr<DesiredState> desired_;
 	std::unique_ptr<Worker> worker_;
 	std::unique_ptr<Discoveries> discoveries_;

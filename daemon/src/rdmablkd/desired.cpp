@@ -3,8 +3,8 @@
 
 namespace rdmablk::daemon {
 
-DesiredState::DesiredState(Config initial, Saver saver)
-	: saver_(std::move(saver)), config_(std::move(initial))
+DesiredState::DesiredState(Config initial, Saver saver, Checker checker)
+	: saver_(std::move(saver)), checker_(std::move(checker)), config_(std::move(initial))
 {
 }
 
@@ -23,11 +23,19 @@ void DesiredState::update(const std::function<void(Config &)> &change)
 		return;
 	try {
 		saver_(next);
+	} catch (const SaveError &) {
+		throw;
 	} catch (const std::exception &e) {
 		throw SaveError(e.what());
 	}
 	std::lock_guard guard(lock_);
 	config_ = std::move(next);
+}
+
+void DesiredState::check() const
+{
+	if (checker_)
+		checker_();
 }
 
 void DesiredState::replace(Config config)

@@ -27,6 +27,7 @@ Engine::Engine(Executor &executor, DesiredState &desired, Logger &log, EngineOpt
 		{"list", &Engine::cmd_list},
 		{"status", &Engine::cmd_status},
 		{"hostid", &Engine::cmd_hostid},
+		{"reload", &Engine::cmd_reload},
 		{"discovery_add", &Engine::cmd_discovery_add},
 		{"discovery_del", &Engine::cmd_discovery_del},
 		{"discovery_list", &Engine::cmd_discovery_list},
@@ -55,11 +56,16 @@ void Engine::handle(const ctl::Request &request, Reply reply)
 
 void Engine::run(Attempt attempt, Reply reply, std::function<Done(Kernel &)> body)
 {
-	executor_.submit([attempt = std::move(attempt), reply = std::move(reply),
+	executor_.submit([this, attempt = std::move(attempt), reply = std::move(reply),
 			  body = std::move(body)](Kernel &kernel) -> Done {
 		ctl::Response failure;
 		try {
+			/* Refused before the kernel is touched, not after. */
+			if (attempt.op != Attempt::Op::query)
+				desired_.check();
 			return body(kernel);
+		} catch (const ConfigChanged &e) {
+			failure = ctl::fail(ctl::code::config_changed, e.what());
 		} catch (const nl::Error &e) {
 			failure = kernel_failure(e, attempt);
 		} catch (const SaveError &e) {
@@ -80,23 +86,59 @@ void Engine::remove(Attempt attempt, Reply reply, std::string key,
 		    std::function<void(Kernel &)> del, std::function<void(Config &)> erase)
 {
 	run(std::move(attempt), reply, [this, key, del, erase, reply](Kernel &k) -> Done {
+		const Config before = desired_.get();
+		Config after = before;
+		erase(after);
+		const bool configured = after != before;
+		if (configured) {
+			if (std::optional<Done> refused = forget_first(erase, reply))
+				return *refused;
+		}
 		try {
 			del(k);
 		} catch (const nl::Error &e) {
 			/* Gone from the kernel already, still configured: forgetting it is enough. */
-			const Config before = desired_.get();
-			Config after = before;
-			erase(after);
-			if (after == before || e.errnum() != ENOENT ||
-			    dynamic_cast<const nl::FamilyNotFound *>(&e))
+			if (!configured || e.errnum() != ENOENT ||
+			    dynamic_cast<const nl::FamilyNotFound *>(&e)) {
+				if (configured)
+					put_back(before);
 				throw;
+			}
 		}
-		desired_.update(erase);
 		return [this, key, reply] {
 			book_.clear(key);
 			reply(ctl::ok(nlohmann::json::object()));
 		};
 	});
+}
+
+std::optional<Done> Engine::forget_first(const std::function<void(Config &)> &erase,
+					 const Reply &reply)
+{
+	try {
+		desired_.update(erase);
+	} catch (const ConfigChanged &) {
+		throw;
+	} catch (const SaveError &e) {
+		return [reply, what = std::string(e.what())] {
+			reply(ctl::fail(ctl::code::internal,
+					"the configuration could not be saved: " + what +
+						"; nothing was changed",
+					"fix the problem and repeat the command"));
+		};
+	}
+	return std::nullopt;
+}
+
+void Engine::put_back(const Config &before)
+{
+	try {
+		desired_.update([&](Config &c) { c = before; });
+	} catch (const SaveError &e) {
+		log_.error(std::string("the kernel refused a removal, and the configuration "
+				       "could not be put back: ") +
+			   e.what());
+	}
 }
 
 nl::AttachArgs Engine::attach_request(const AttachmentConfig &a) const

@@ -47,6 +47,8 @@ struct EngineOptions {
 	std::function<void(const std::vector<DiscoveryConfig> &)> discoveries_changed;
 	/* {"discoveries": [...]}, for "discovery_list"; unset: none. */
 	std::function<nlohmann::json()> discovery_status;
+	/* Read the configuration file again, on the worker; throws ConfigError. Unset: "reload" fails. */
+	std::function<Config()> load_config;
 };
 
 class Engine {
@@ -70,8 +72,13 @@ public:
 	/* A kernel event: log it, and react when it concerns a configured object. */
 	void on_event(const nl::Event &event);
 
-	/* The configuration file was read again (SIGHUP). */
-	void reload(Config config);
+	/*
+	 * Read the configuration file again (SIGHUP, "rdmablkctl reload") on
+	 * the worker, in turn with the changes queued before it, and apply
+	 * what it adds. A file that does not parse changes nothing and is
+	 * answered with code bad-config.
+	 */
+	void reload(Reply reply);
 
 	/* When on_timer() has work to do; nullopt: nothing is waiting. */
 	std::optional<Time> next_wakeup() const;
@@ -125,6 +132,7 @@ private:
 	void cmd_list(const nlohmann::json &args, Reply reply);
 	void cmd_status(const nlohmann::json &args, Reply reply);
 	void cmd_hostid(const nlohmann::json &args, Reply reply);
+	void cmd_reload(const nlohmann::json &args, Reply reply);
 	void cmd_discovery_add(const nlohmann::json &args, Reply reply);
 	void cmd_discovery_del(const nlohmann::json &args, Reply reply);
 	void cmd_discovery_list(const nlohmann::json &args, Reply reply);
@@ -138,17 +146,27 @@ private:
 	Done still_pending(const nl::Error &error, const AttachmentConfig &want, Reply reply);
 
 	/*
-	 * Run @body on the worker. Its nl::Error becomes the answer
+	 * Run @body on the worker. A change (any @attempt but a query) is
+	 * refused before @body when the configuration file was edited and not
+	 * reloaded (ConfigChanged). Its nl::Error becomes the answer
 	 * kernel_failure() gives for @attempt, a SaveError an internal error.
 	 */
 	void run(Attempt attempt, Reply reply, std::function<Done(Kernel &)> body);
 
 	/*
-	 * Remove an object: @del from the kernel (one it no longer has is fine
-	 * while configured), then @erase from the configuration; answers {}.
+	 * Remove an object: @erase from the configuration, then @del from the
+	 * kernel (one it no longer has is fine while configured); answers {}.
+	 * The configuration goes first so that a removal the kernel made never
+	 * comes back at the next start; when the kernel refuses, the
+	 * configuration is put back.
 	 */
 	void remove(Attempt attempt, Reply reply, std::string key, std::function<void(Kernel &)> del,
 		    std::function<void(Config &)> erase);
+	/* On the worker: @erase saved, or the answer that nothing was changed. */
+	std::optional<Done> forget_first(const std::function<void(Config &)> &erase,
+					 const Reply &reply);
+	/* On the worker: the configuration as it was before a removal the kernel refused. */
+	void put_back(const Config &before);
 
 	/* Passes: engine_pass.cpp. */
 	Done run_pass(Kernel &kernel, const RetryBook &book, Time now);

@@ -124,20 +124,30 @@ void Engine::cmd_detach(const json &args, Reply reply)
 							"'rdmablkctl list' shows the attached devices"));
 				};
 		}
-		if (dev) {
-			try {
-				k.detach(dev->index);
-			} catch (const nl::Error &e) {
-				if (e.errnum() != ENOENT || dynamic_cast<const nl::FamilyNotFound *>(&e))
-					throw;
-			}
-		}
-		desired_.update([&](Config &c) {
+		/* The configuration first, as Engine::remove() does. */
+		const auto erase = [&](Config &c) {
 			std::erase_if(c.attachments, [&](const AttachmentConfig &a) {
 				return a.export_name == which.export_name &&
 				       same_endpoint(a.target, which.target);
 			});
-		});
+		};
+		const bool configured =
+			find_attachment(config, which.target, which.export_name) != nullptr;
+		if (configured) {
+			if (std::optional<Done> refused = forget_first(erase, reply))
+				return *refused;
+		}
+		if (dev) {
+			try {
+				k.detach(dev->index);
+			} catch (const nl::Error &e) {
+				if (e.errnum() != ENOENT || dynamic_cast<const nl::FamilyNotFound *>(&e)) {
+					if (configured)
+						put_back(config);
+					throw;
+				}
+			}
+		}
 		const std::string name = dev ? dev->name : std::string();
 		return [this, which, name, reply] {
 			const std::string key = attachment_key(which.target, which.export_name);

@@ -15,6 +15,7 @@
 #include "engine.hpp"
 #include "event_log.hpp"
 #include "nl/names.hpp"
+#include "request_args.hpp"
 
 namespace rdmablk::daemon {
 
@@ -291,9 +292,24 @@ void Engine::remember(const std::vector<nl::Device> &devices)
 		seen_->devices = devices;
 }
 
-void Engine::reload(Config config)
+void Engine::reload(Reply reply)
 {
-	executor_.submit([this, config = std::move(config)](Kernel &) -> Done {
+	if (!options_.load_config) {
+		reply(ctl::fail(ctl::code::internal, "reloading is not available in this rdmablkd"));
+		return;
+	}
+	executor_.submit([this, reply](Kernel &) -> Done {
+		Config config;
+		try {
+			config = options_.load_config();
+		} catch (const ConfigError &e) {
+			return [this, reply, what = std::string(e.what())] {
+				log_.error("not reloading: " + what + "; the configuration in use stays");
+				reply(ctl::fail(ctl::code::bad_config, what,
+						"fix the file and reload again; the configuration "
+						"in use stays"));
+			};
+		}
 		/* Keep the uuids of exports the new file names without one. */
 		const Config old = desired_.get();
 		desired_.replace(config);
@@ -308,13 +324,23 @@ void Engine::reload(Config config)
 		} catch (const SaveError &e) {
 			problem = e.what();
 		}
-		return [this, problem] {
+		return [this, problem, reply, discoveries = desired_.get().discoveries] {
 			if (problem)
 				log_.warning("cannot write the export uuids back: " + *problem);
+			log_.notice("reloaded " + options_.config_path);
+			if (options_.discoveries_changed)
+				options_.discoveries_changed(discoveries);
 			reported_.clear();
 			request_pass();
+			reply(ctl::ok({{"config", options_.config_path}}));
 		};
 	});
+}
+
+void Engine::cmd_reload(const nlohmann::json &args, Reply reply)
+{
+	only_args(args, {});
+	reload(std::move(reply));
 }
 
 std::optional<Time> Engine::next_wakeup() const

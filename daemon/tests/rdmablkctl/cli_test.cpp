@@ -302,6 +302,14 @@ TEST(Cli, ListStatusHostid)
 		  "the following argument was not expected: x; see 'rdmablkctl hostid --help'");
 }
 
+TEST(Cli, Reload)
+{
+	expect_request({"reload"}, "reload", json::object());
+	EXPECT_EQ(usage_error({"reload", "/etc/rdmablk/other.conf"}),
+		  "the following argument was not expected: /etc/rdmablk/other.conf; see "
+		  "'rdmablkctl reload --help'");
+}
+
 TEST(Cli, HelpForEveryCommand)
 {
 	for (const auto &args : std::vector<std::vector<std::string>>{{"--help"},
@@ -316,7 +324,8 @@ TEST(Cli, HelpForEveryCommand)
 								      {"detach", "--help"},
 								      {"list", "--help"},
 								      {"status", "--help"},
-								      {"hostid", "--help"}}) {
+								      {"hostid", "--help"},
+								      {"reload", "--help"}}) {
 		auto parsed = parse_args(args, socket);
 		const auto *outcome = std::get_if<Outcome>(&parsed);
 		ASSERT_TRUE(outcome) << args.front();

@@ -144,6 +144,8 @@ TEST(Format, OneLiners)
 		  "192.0.2.1:7471 listening\n");
 	EXPECT_EQ(format_text("hostid", {{"hostid", "6b1a0c2e-0000-4000-8000-000000000001"}}),
 		  "6b1a0c2e-0000-4000-8000-000000000001\n");
+	EXPECT_EQ(format_text("reload", {{"config", "/etc/rdmablk/rdmablk.conf"}}),
+		  "reloaded /etc/rdmablk/rdmablk.conf\n");
 	for (const char *cmd : {"unlisten", "export_del", "detach"})
 		EXPECT_EQ(format_text(cmd, json::object()), "") << cmd;
 }

@@ -18,12 +18,16 @@ class EngineTest : public ::testing::Test {
 protected:
 	EngineTest()
 		: log_([this](const LogRecord &r) { logged.push_back(r); }),
-		  desired_(Config{},
-			   [this](const Config &c) {
-				   if (save_fails)
-					   throw std::runtime_error("disk full");
-				   saved.push_back(c);
-			   }),
+		  desired_(
+			  Config{},
+			  [this](const Config &c) {
+				  check_file();
+				  if (save_fails)
+					  throw std::runtime_error("disk full");
+				  saved.push_back(c);
+				  file = c;
+			  },
+			  [this] { check_file(); }),
 		  engine(exec, desired_, log_, options(), [this] { return clock; })
 	{
 	}
@@ -82,7 +86,7 @@ protected:
 	/* "discover" asks the network here: the targets asked for, and what each gets. */
 	EngineOptions options()
 	{
-		EngineOptions o{test_hostid, "/etc/rdmablk/rdmablk.conf", "", "0.1.0", {}, {}, {}};
+		EngineOptions o{test_hostid, "/etc/rdmablk/rdmablk.conf", "", "0.1.0", {}, {}, {}, {}};
 		o.discover = [this](const nl::Endpoint &target, const nl::Uuid &hostid,
 				    std::function<void(ctl::Response)> reply) {
 			discovered.push_back(target);
@@ -93,6 +97,12 @@ protected:
 			told_discoveries.push_back(d);
 		};
 		o.discovery_status = [] { return nlohmann::json{{"discoveries", nlohmann::json::array()}}; };
+		o.load_config = [this] {
+			if (file_error)
+				throw ConfigError(*file_error);
+			file_edited = false;
+			return file.value_or(Config{});
+		};
 		return o;
 	}
 
@@ -107,9 +117,21 @@ protected:
 	std::vector<LogRecord> logged;
 	std::vector<Config> saved;
 	bool save_fails = false;
+	/* The configuration file: what was saved last, or what the test put there. */
+	std::optional<Config> file;
+	/* Set: the file was edited by hand since it was read (ConfigStore refuses to save). */
+	bool file_edited = false;
+	/* Set: reading the file fails with this ConfigError. */
+	std::optional<std::string> file_error;
 	Time clock{std::chrono::seconds(1000)};
 
 private:
+	void check_file() const
+	{
+		if (file_edited)
+			throw ConfigChanged("rdmablk.conf was changed since rdmablkd last read it");
+	}
+
 	Logger log_;
 	DesiredState desired_;
 

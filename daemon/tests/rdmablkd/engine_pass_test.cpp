@@ -224,8 +224,10 @@ TEST_F(EngineTest, ReloadAddsButNeverRemoves)
 	edited.exports.push_back({"db0", "/dev/ram0", std::nullopt, false, {}});
 	edited.attachments.push_back({{"192.0.2.1", 7471}, "db1", {}, {}, {}, {}, {}, {}});
 	kernel.requests.clear();
-	engine.reload(edited);
-	exec.run();
+	file = edited;
+	const ctl::Response r = call("reload");
+	ASSERT_TRUE(r.ok) << r.error->message;
+	EXPECT_EQ(r.result, (nlohmann::json{{"config", "/etc/rdmablk/rdmablk.conf"}}));
 	EXPECT_EQ(kernel.changes(), std::vector<std::string>{"attach 192.0.2.1:7471/db1"});
 	EXPECT_EQ(kernel.listeners.size(), 1u) << "removed from the file, kept in the kernel";
 	EXPECT_EQ(kernel.devices.size(), 2u);
