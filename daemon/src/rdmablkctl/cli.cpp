@@ -54,6 +54,12 @@ std::string usage_message(std::string message, const std::string &command)
 	return message + "; see '" + command + " --help'";
 }
 
+Outcome usage(std::string message)
+{
+	ctl::ErrorInfo info{"usage", message, {}, {}};
+	return Outcome{exit_usage, {}, std::move(message), std::move(info)};
+}
+
 } // namespace
 
 std::variant<Invocation, Outcome> parse_args(const std::vector<std::string> &args,
@@ -63,6 +69,8 @@ std::variant<Invocation, Outcome> parse_args(const std::vector<std::string> &arg
 		     "rdmablkctl");
 	Raw raw;
 	add_common(app, raw);
+	app.set_version_flag("--version", "rdmablkctl " RDMABLKCTL_VERSION,
+			     "Print rdmablkctl's version and exit");
 	app.require_subcommand(1);
 	const std::vector<Command> commands = add_commands(app, raw);
 
@@ -72,10 +80,13 @@ std::variant<Invocation, Outcome> parse_args(const std::vector<std::string> &arg
 	} catch (const CLI::CallForHelp &e) {
 		std::ostringstream out, err;
 		app.exit(e, out, err);
-		return Outcome{exit_ok, out.str(), {}};
+		return Outcome{exit_ok, out.str(), {}, {}};
+	} catch (const CLI::CallForVersion &e) {
+		std::ostringstream out, err;
+		app.exit(e, out, err);
+		return Outcome{exit_ok, out.str(), {}, {}};
 	} catch (const CLI::ParseError &e) {
-		return Outcome{
-			exit_usage, {}, usage_message(parse_problem(app, e), command_path(app))};
+		return usage(usage_message(parse_problem(app, e), command_path(app)));
 	}
 
 	try {
@@ -91,12 +102,22 @@ std::variant<Invocation, Outcome> parse_args(const std::vector<std::string> &arg
 				return invocation;
 			}
 		}
-		return Outcome{exit_usage,
-			       {},
-			       usage_message("a subcommand is required", command_path(app))};
+		return usage(usage_message("a subcommand is required", command_path(app)));
 	} catch (const std::invalid_argument &e) {
-		return Outcome{exit_usage, {}, e.what()};
+		return usage(e.what());
 	}
+}
+
+bool asks_for_json(const std::vector<std::string> &args)
+{
+	for (std::size_t i = 0; i < args.size(); i++) {
+		const std::string &a = args[i];
+		if (a == "--output=json" || a == "-ojson")
+			return true;
+		if ((a == "-o" || a == "--output") && i + 1 < args.size() && args[i + 1] == "json")
+			return true;
+	}
+	return false;
 }
 
 } // namespace rdmablk::rdmablkctl

@@ -15,10 +15,14 @@ namespace rdmablk::rdmablkctl {
 
 /*
  * @args (without the program name) as an Invocation, or the Outcome to end
- * with at once: --help (exit 0) or a usage error (exit 2). @default_socket
- * is the socket used unless --socket says otherwise.
+ * with at once: --help or --version (exit 0) or a usage error (exit 2, code
+ * "usage"). @default_socket is the socket used unless --socket says
+ * otherwise.
  */
 std::variant<Invocation, Outcome> parse_args(const std::vector<std::string> &args,
 					     const std::string &default_socket);
+
+/* Whether @args ask for -o json, even when they do not parse otherwise. */
+bool asks_for_json(const std::vector<std::string> &args);
 
 } // namespace rdmablk::rdmablkctl

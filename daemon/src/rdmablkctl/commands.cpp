@@ -9,7 +9,9 @@ namespace {
 
 constexpr const char *exit_status_help =
 	"Exit status: 0 success; 1 the operation failed (rdmablkd or the kernel said no);\n"
-	"2 usage error; 3 cannot reach rdmablkd; 4 not found.\n"
+	"2 usage error; 3 cannot reach rdmablkd; 4 not found; 5 exists with other settings;\n"
+	"6 busy; 7 permission denied; 8 the target or rdmablk.ko cannot be reached.\n"
+	"With -o json, an error is printed as JSON on standard output.\n"
 	"The control socket is $RDMABLK_SOCKET, else /run/rdmablk/rdmablkd.sock.";
 
 CLI::App *command(CLI::App &parent, const char *name, const char *description, Raw &raw)

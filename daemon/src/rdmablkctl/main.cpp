@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "render.hpp"
 #include "run.hpp"
 
 int main(int argc, char **argv)
@@ -18,12 +19,18 @@ int main(int argc, char **argv)
 	try {
 		const std::vector<std::string> args(argv + 1, argv + argc);
 		auto parsed = parse_args(args, rdmablk::ctl::default_socket_path());
-		if (auto *invocation = std::get_if<Invocation>(&parsed))
+		bool json;
+		if (auto *invocation = std::get_if<Invocation>(&parsed)) {
 			outcome = run(*invocation);
-		else
+			json = invocation->output == Output::json;
+		} else {
 			outcome = std::get<Outcome>(std::move(parsed));
+			json = asks_for_json(args);
+		}
+		if (json)
+			outcome = as_json(std::move(outcome));
 	} catch (const std::exception &e) {
-		outcome = {exit_failed, {}, std::string("internal error: ") + e.what()};
+		outcome = {exit_failed, {}, std::string("internal error: ") + e.what(), {}};
 	}
 
 	std::cout << outcome.out << std::flush;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <chrono>
+#include <optional>
 #include <string>
 
 #include "ctl/protocol.hpp"
@@ -14,10 +15,14 @@ namespace rdmablk::rdmablkctl {
 /* Exit status, as the man page and --help document them. */
 enum ExitCode : int {
 	exit_ok = 0,
-	exit_failed = 1,      /* the daemon or the kernel said no */
-	exit_usage = 2,       /* bad arguments */
-	exit_unreachable = 3, /* cannot reach rdmablkd */
-	exit_not_found = 4,   /* error.code "not-found" */
+	exit_failed = 1,	     /* the daemon or the kernel said no, for another reason */
+	exit_usage = 2,		     /* bad arguments */
+	exit_unreachable = 3,	     /* cannot reach rdmablkd */
+	exit_not_found = 4,	     /* error.code "not-found" */
+	exit_exists = 5,	     /* "exists": there is one, with other settings */
+	exit_busy = 6,		     /* "busy": in use, try again later */
+	exit_denied = 7,	     /* "permission-denied": e.g. a target's allow list */
+	exit_target_unreachable = 8, /* "unreachable": the target or rdmablk.ko */
 };
 
 enum class Output { text, json };
@@ -37,6 +42,12 @@ struct Outcome {
 	int exit_code = exit_ok;
 	std::string out;
 	std::string error; /* without the "rdmablkctl: " prefix or '\n'; empty: none */
+	/*
+	 * The error as the control socket gives it, for -o json; codes of
+	 * rdmablkctl's own: "usage", "daemon-unreachable", "timeout",
+	 * "bad-answer", "not-attached".
+	 */
+	std::optional<ctl::ErrorInfo> info;
 };
 
 } // namespace rdmablk::rdmablkctl

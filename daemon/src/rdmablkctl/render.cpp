@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <map>
 
 #include "format.hpp"
 #include "text.hpp"
@@ -24,11 +25,26 @@ bool pending_attach(const Invocation &invocation, const nlohmann::json &result)
 	       !text_field(result, "device");
 }
 
+/* Ends with @info: one line on stderr, or under -o json the error object on stdout. */
+Outcome failure(int exit_code, ctl::ErrorInfo info)
+{
+	Outcome outcome{exit_code, {}, error_line(info), std::move(info)};
+	return outcome;
+}
+
 } // namespace
 
 int exit_code_for(const ctl::ErrorInfo &error)
 {
-	return error.code == ctl::code::not_found ? exit_not_found : exit_failed;
+	static const std::map<std::string, int, std::less<>> codes = {
+		{ctl::code::not_found, exit_not_found},
+		{ctl::code::exists, exit_exists},
+		{ctl::code::busy, exit_busy},
+		{ctl::code::permission_denied, exit_denied},
+		{ctl::code::unreachable, exit_target_unreachable},
+	};
+	const auto it = codes.find(error.code);
+	return it == codes.end() ? exit_failed : it->second;
 }
 
 std::string error_line(const ctl::ErrorInfo &error)
@@ -46,7 +62,7 @@ Outcome render(const Invocation &invocation, const ctl::Response &response)
 	if (!response.ok) {
 		const ctl::ErrorInfo error =
 			response.error.value_or(ctl::ErrorInfo{ctl::code::internal, {}, {}, {}});
-		return {exit_code_for(error), {}, error_line(error)};
+		return failure(exit_code_for(error), error);
 	}
 
 	const nlohmann::json &result = response.result;
@@ -76,9 +92,9 @@ Outcome cannot_reach(const std::string &socket, std::error_code error)
 		error.value() == EACCES || error.value() == EPERM ?
 			"run rdmablkctl as root" :
 			"start it with 'systemctl start rdmablkd' (or enable rdmablkd.socket)";
-	return {exit_unreachable,
-		{},
-		"cannot reach rdmablkd at " + socket + ": " + error.message() + "; " + hint};
+	return failure(exit_unreachable,
+		       {"daemon-unreachable",
+			"cannot reach rdmablkd at " + socket + ": " + error.message(), hint, {}});
 }
 
 Outcome no_answer(const Invocation &invocation, std::error_code error)
@@ -86,21 +102,35 @@ Outcome no_answer(const Invocation &invocation, std::error_code error)
 	if (error.value() == ETIMEDOUT) {
 		const auto seconds =
 			std::chrono::ceil<std::chrono::seconds>(invocation.timeout).count();
-		return {exit_failed,
-			{},
-			"rdmablkd did not answer within " + std::to_string(seconds) +
-				" s; it may still finish, check 'rdmablkctl status' or raise "
-				"--timeout"};
+		return failure(exit_failed,
+			       {"timeout",
+				"rdmablkd did not answer within " + std::to_string(seconds) + " s",
+				"it may still finish, check 'rdmablkctl status' or raise --timeout",
+				{}});
 	}
-	return {exit_unreachable,
-		{},
-		"lost the connection to rdmablkd at " + invocation.socket + ": " + error.message() +
-			"; check 'systemctl status rdmablkd'"};
+	return failure(exit_unreachable,
+		       {"daemon-unreachable",
+			"lost the connection to rdmablkd at " + invocation.socket + ": " +
+				error.message(),
+			"check 'systemctl status rdmablkd'",
+			{}});
 }
 
 Outcome bad_answer(const std::string &what)
 {
-	return {exit_failed, {}, one_line("unexpected answer from rdmablkd: " + what)};
+	return failure(exit_failed, {"bad-answer", "unexpected answer from rdmablkd: " + what, {}, {}});
+}
+
+Outcome as_json(Outcome outcome)
+{
+	if (outcome.exit_code == exit_ok || !outcome.info)
+		return outcome;
+	ctl::Response response;
+	response.ok = false;
+	response.error = outcome.info;
+	outcome.out = format_json(ctl::to_json(response));
+	outcome.error.clear();
+	return outcome;
 }
 
 } // namespace rdmablk::rdmablkctl

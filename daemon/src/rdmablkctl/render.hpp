@@ -13,7 +13,11 @@
 
 namespace rdmablk::rdmablkctl {
 
-/* exit_not_found for error.code "not-found", else exit_failed. */
+/*
+ * The exit status for error.code: not-found, exists, busy,
+ * permission-denied and unreachable have their own (outcome.hpp), any
+ * other is exit_failed.
+ */
 int exit_code_for(const ctl::ErrorInfo &error);
 
 /* "<message>[; <hint>]" on one line. */
@@ -30,5 +34,12 @@ Outcome no_answer(const Invocation &invocation, std::error_code error);
 
 /* The answer was not a protocol response. */
 Outcome bad_answer(const std::string &what);
+
+/*
+ * @outcome for -o json: a failure becomes the control socket's error
+ * object, {"ok": false, "error": {"code", "message", "hint"[, "errno"]}},
+ * on stdout, and nothing on stderr. Success is left as it is.
+ */
+Outcome as_json(Outcome outcome);
 
 } // namespace rdmablk::rdmablkctl

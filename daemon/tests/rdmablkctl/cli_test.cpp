@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <regex>
 
 #include "cli.hpp"
 
@@ -302,6 +303,33 @@ TEST(Cli, ListStatusHostid)
 		  "the following argument was not expected: x; see 'rdmablkctl hostid --help'");
 }
 
+TEST(Cli, Version)
+{
+	auto parsed = parse_args({"--version"}, socket);
+	const auto *outcome = std::get_if<Outcome>(&parsed);
+	ASSERT_TRUE(outcome);
+	EXPECT_EQ(outcome->exit_code, exit_ok);
+	EXPECT_TRUE(std::regex_match(outcome->out, std::regex("rdmablkctl [0-9]+\\.[0-9]+\\.[0-9]+\n")))
+		<< outcome->out;
+}
+
+TEST(Cli, UsageErrorsCarryTheirCodeForJson)
+{
+	auto parsed = parse_args({"-o", "json", "bogus"}, socket);
+	const auto *outcome = std::get_if<Outcome>(&parsed);
+	ASSERT_TRUE(outcome);
+	EXPECT_EQ(outcome->exit_code, exit_usage);
+	ASSERT_TRUE(outcome->info);
+	EXPECT_EQ(outcome->info->code, "usage");
+	EXPECT_EQ(outcome->info->message, outcome->error);
+	for (const auto &args : std::vector<std::vector<std::string>>{
+		     {"-o", "json", "bogus"}, {"bogus", "--output", "json"}, {"--output=json"}, {"-ojson"}})
+		EXPECT_TRUE(asks_for_json(args)) << args.front();
+	for (const auto &args : std::vector<std::vector<std::string>>{
+		     {"-o", "text", "list"}, {"list", "-o"}, {"json"}})
+		EXPECT_FALSE(asks_for_json(args)) << args.front();
+}
+
 TEST(Cli, Reload)
 {
 	expect_request({"reload"}, "reload", json::object());
@@ -334,7 +362,7 @@ TEST(Cli, HelpForEveryCommand)
 		EXPECT_NE(outcome->out.find("Usage: rdmablkctl"), std::string::npos)
 			<< outcome->out;
 		EXPECT_NE(outcome->out.find("--output"), std::string::npos) << outcome->out;
-		EXPECT_NE(outcome->out.find("3 cannot reach rdmablkd; 4 not found"),
+		EXPECT_NE(outcome->out.find("3 cannot reach rdmablkd; 4 not found; 5 exists"),
 			  std::string::npos);
 	}
 }

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cerrno>
+#include <set>
 
 #include "render.hpp"
 #include "samples.hpp"
@@ -20,9 +21,35 @@ Invocation invocation(const char *cmd, Output output = Output::text)
 TEST(Render, ExitCodes)
 {
 	EXPECT_EQ(exit_code_for({"not-found", "x", {}, {}}), exit_not_found);
-	for (const char *code : {"invalid-argument", "exists", "permission-denied", "unreachable",
-				 "busy", "kernel", "internal", "something-new"})
+	EXPECT_EQ(exit_code_for({"exists", "x", {}, {}}), exit_exists);
+	EXPECT_EQ(exit_code_for({"busy", "x", {}, {}}), exit_busy);
+	EXPECT_EQ(exit_code_for({"permission-denied", "x", {}, {}}), exit_denied);
+	EXPECT_EQ(exit_code_for({"unreachable", "x", {}, {}}), exit_target_unreachable);
+	for (const char *code : {"invalid-argument", "kernel", "internal", "config-changed",
+				 "bad-config", "something-new"})
 		EXPECT_EQ(exit_code_for({code, "x", {}, {}}), exit_failed) << code;
+	/* Each its own, and none taken by rdmablkctl's own statuses. */
+	const std::set<int> all = {exit_ok,	   exit_failed, exit_usage, exit_unreachable,
+				   exit_not_found, exit_exists, exit_busy,  exit_denied,
+				   exit_target_unreachable};
+	EXPECT_EQ(all.size(), 9u);
+}
+
+TEST(Render, JsonErrorsForRdmablkctlsOwnFailures)
+{
+	const Outcome missing = as_json(
+		cannot_reach("/s", std::error_code(ENOENT, std::generic_category())));
+	EXPECT_EQ(missing.exit_code, exit_unreachable);
+	EXPECT_EQ(missing.error, "");
+	const json j = json::parse(missing.out);
+	EXPECT_EQ(j["ok"], false);
+	EXPECT_EQ(j["error"]["code"], "daemon-unreachable");
+	EXPECT_EQ(j["error"]["message"], "cannot reach rdmablkd at /s: No such file or directory");
+	EXPECT_EQ(as_json(bad_answer("x")).exit_code, exit_failed);
+	EXPECT_EQ(json::parse(as_json(bad_answer("x")).out)["error"]["code"], "bad-answer");
+	/* Success is left alone. */
+	const Outcome fine{exit_ok, "[]\n", {}, {}};
+	EXPECT_EQ(as_json(fine).out, "[]\n");
 }
 
 TEST(Render, ErrorIsOneLineWithHint)

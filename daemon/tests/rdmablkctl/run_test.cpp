@@ -15,6 +15,7 @@
 
 #include "ctl/fd.hpp"
 #include "ctl/framer.hpp"
+#include "render.hpp"
 #include "run.hpp"
 #include "temp_dir.hpp"
 
@@ -139,9 +140,21 @@ TEST_F(RunTest, Refused)
 	});
 	const Outcome outcome =
 		run(invocation({"detach", {{"device", "/dev/rdmablk0"}}}, Output::json));
-	EXPECT_EQ(outcome.exit_code, exit_failed);
+	EXPECT_EQ(outcome.exit_code, exit_busy);
 	EXPECT_EQ(outcome.out, "");
 	EXPECT_EQ(outcome.error, "/dev/rdmablk0 is in use; unmount it first");
+
+	/* Under -o json, main() prints it as the control socket's error object. */
+	const Outcome as_object = as_json(outcome);
+	EXPECT_EQ(as_object.exit_code, exit_busy);
+	EXPECT_EQ(as_object.error, "");
+	EXPECT_EQ(nlohmann::json::parse(as_object.out),
+		  (nlohmann::json{{"ok", false},
+				  {"error",
+				   {{"code", "busy"},
+				    {"message", "/dev/rdmablk0 is in use"},
+				    {"hint", "unmount it first"},
+				    {"errno", 16}}}}));
 }
 
 TEST_F(RunTest, NoDaemon)
