@@ -26,8 +26,12 @@ void add_endpoint(CLI::App &sub, Raw &raw, const char *what)
 	sub.add_option("ADDR[:PORT]", raw.endpoint, what)->required()->type_name("");
 }
 
-/* The settings of a device being attached: attach, discovery add. */
-void add_attach_options(CLI::App &sub, Raw &raw)
+/*
+ * The settings of a device being attached: attach, discovery add; only
+ * the recovery settings, which a running device can change, with
+ * @recovery_only (dev-set).
+ */
+void add_attach_options(CLI::App &sub, Raw &raw, bool recovery_only = false)
 {
 	const struct {
 		const char *flag;
@@ -47,7 +51,20 @@ void add_attach_options(CLI::App &sub, Raw &raw)
 		 "Seconds of silence after which the target is dead (default 5)", "SEC"},
 	};
 	for (const auto &o : options)
-		sub.add_option(o.flag, raw.*o.member, o.help)->type_name(o.type);
+		if (!recovery_only || (o.member != &Raw::queues && o.member != &Raw::queue_depth))
+			sub.add_option(o.flag, raw.*o.member, o.help)->type_name(o.type);
+}
+
+/* DEVICE, or ADDR[:PORT] NAME: detach, reconnect, dev-set. */
+void add_device(CLI::App &sub, Raw &raw)
+{
+	sub.add_option("DEVICE|ADDR[:PORT]", raw.device,
+		       "/dev/rdmablkN, a link to it such as /dev/rdmablk/NAME, rdmablkN or "
+		       "N; or the target's address")
+		->required()
+		->type_name("");
+	sub.add_option("NAME", raw.name, "Export name on the target, after its address")
+		->type_name("");
 }
 
 } // namespace
@@ -149,14 +166,25 @@ std::vector<Command> add_commands(CLI::App &app, Raw &raw)
 
 	CLI::App *detach =
 		command(app, "detach", "Detach a device: DEVICE, or ADDR[:PORT] NAME", raw);
-	detach->add_option("DEVICE|ADDR[:PORT]", raw.device,
-			   "/dev/rdmablkN, a link to it such as /dev/rdmablk/NAME, rdmablkN or "
-			   "N; or the target's address")
-		->required()
-		->type_name("");
-	detach->add_option("NAME", raw.name, "Export name on the target, after its address")
-		->type_name("");
+	add_device(*detach, raw);
 	commands.push_back({detach, detach_request});
+
+	CLI::App *reconnect = command(
+		app, "reconnect",
+		"Reconnect a device now: one that is reconnecting tries at once, one that gave "
+		"up starts again, a live one re-establishes its connections (I/O is requeued)",
+		raw);
+	add_device(*reconnect, raw);
+	commands.push_back({reconnect, reconnect_request});
+
+	CLI::App *dev_set = command(
+		app, "dev-set",
+		"Change a device's recovery settings while it runs; a configured attachment "
+		"keeps them. A new --keepalive-tmo reconnects a live device",
+		raw);
+	add_device(*dev_set, raw);
+	add_attach_options(*dev_set, raw, true);
+	commands.push_back({dev_set, dev_set_request});
 
 	CLI::App *list = command(app, "list", "List attached devices", raw);
 	commands.push_back({list, without_args("list")});

@@ -39,8 +39,10 @@ std::string format_text(const std::string &cmd, const json &result)
 		return discovery_list_text(member(result, "discoveries"));
 	if (cmd == "export_add")
 		return export_table(json::array({result}));
-	if (cmd == "attach")
+	if (cmd == "attach" || cmd == "reconnect")
 		return text_field(result, "device").value_or("-") + '\n';
+	if (cmd == "dev_set")
+		return device_table(json::array({result}));
 	if (cmd == "listen")
 		return target_text(result) + " " + text_field(result, "state").value_or("-") + '\n';
 	if (cmd == "hostid")

@@ -62,12 +62,9 @@ ctl::Request discover_request(const Raw &raw)
 
 namespace {
 
-/* The attach settings given as options, into @args. */
-void attach_settings(json &args, const Raw &raw)
+/* The recovery settings given as options, into @args. */
+void recovery_settings(json &args, const Raw &raw)
 {
-	set_integer(args, "queues", "--queues", raw.queues, 1, RDMABLK_MAX_QUEUES);
-	set_integer(args, "queue_depth", "--queue-depth", raw.queue_depth, 1,
-		    RDMABLK_MAX_QUEUE_DEPTH);
 	set_integer(args, "reconnect_delay", "--reconnect-delay", raw.reconnect_delay, 1,
 		    RDMABLK_MAX_TMO);
 	set_integer(args, "ctrl_loss_tmo", "--ctrl-loss-tmo", raw.ctrl_loss_tmo, 0, RDMABLK_MAX_TMO,
@@ -76,6 +73,15 @@ void attach_settings(json &args, const Raw &raw)
 		    RDMABLK_MAX_TMO, true);
 	set_integer(args, "keepalive_tmo", "--keepalive-tmo", raw.keepalive_tmo, 1,
 		    max_keepalive_tmo);
+}
+
+/* The attach settings given as options, into @args. */
+void attach_settings(json &args, const Raw &raw)
+{
+	set_integer(args, "queues", "--queues", raw.queues, 1, RDMABLK_MAX_QUEUES);
+	set_integer(args, "queue_depth", "--queue-depth", raw.queue_depth, 1,
+		    RDMABLK_MAX_QUEUE_DEPTH);
+	recovery_settings(args, raw);
 }
 
 } // namespace
@@ -143,7 +149,10 @@ ctl::Request export_add_request(const Raw &raw)
 	return {"export_add", std::move(args)};
 }
 
-ctl::Request detach_request(const Raw &raw)
+namespace {
+
+/* DEVICE, or ADDR[:PORT] NAME: which device detach, reconnect and dev-set mean. */
+json device_args(const Raw &raw)
 {
 	if (raw.name.empty()) {
 		/* An export name may hold '.' and ':', so its stable name may too. */
@@ -151,11 +160,34 @@ ctl::Request detach_request(const Raw &raw)
 		    raw.device.find_first_of(".:") != std::string::npos)
 			throw std::invalid_argument("missing export NAME after the address \"" +
 						    raw.device + "\"; or give the DEVICE alone");
-		return {"detach", {{"device", device_path(raw.device)}}};
+		return {{"device", device_path(raw.device)}};
 	}
 	json args = endpoint_args(raw.device);
 	args["export"] = export_name(raw.name);
-	return {"detach", std::move(args)};
+	return args;
+}
+
+} // namespace
+
+ctl::Request detach_request(const Raw &raw)
+{
+	return {"detach", device_args(raw)};
+}
+
+ctl::Request reconnect_request(const Raw &raw)
+{
+	return {"reconnect", device_args(raw)};
+}
+
+ctl::Request dev_set_request(const Raw &raw)
+{
+	json args = device_args(raw);
+	const std::size_t device_only = args.size();
+	recovery_settings(args, raw);
+	if (args.size() == device_only)
+		throw std::invalid_argument("nothing to change: give --reconnect-delay, "
+					    "--ctrl-loss-tmo, --fast-io-fail-tmo or --keepalive-tmo");
+	return {"dev_set", std::move(args)};
 }
 
 } // namespace rdmablk::rdmablkctl

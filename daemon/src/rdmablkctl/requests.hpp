@@ -26,5 +26,7 @@ ctl::Request attach_request(const Raw &raw);
 ctl::Request export_add_request(const Raw &raw);
 /* By DEVICE, or by ADDR[:PORT] NAME. */
 ctl::Request detach_request(const Raw &raw);
+ctl::Request reconnect_request(const Raw &raw);
+ctl::Request dev_set_request(const Raw &raw);
 
 } // namespace rdmablk::rdmablkctl

@@ -28,6 +28,8 @@ Engine::Engine(Executor &executor, DesiredState &desired, Logger &log, EngineOpt
 		{"status", &Engine::cmd_status},
 		{"hostid", &Engine::cmd_hostid},
 		{"reload", &Engine::cmd_reload},
+		{"reconnect", &Engine::cmd_reconnect},
+		{"dev_set", &Engine::cmd_dev_set},
 		{"discovery_add", &Engine::cmd_discovery_add},
 		{"discovery_del", &Engine::cmd_discovery_del},
 		{"discovery_list", &Engine::cmd_discovery_list},

@@ -133,6 +133,9 @@ private:
 	void cmd_status(const nlohmann::json &args, Reply reply);
 	void cmd_hostid(const nlohmann::json &args, Reply reply);
 	void cmd_reload(const nlohmann::json &args, Reply reply);
+	/* Runtime operations on a device: engine_device.cpp. */
+	void cmd_reconnect(const nlohmann::json &args, Reply reply);
+	void cmd_dev_set(const nlohmann::json &args, Reply reply);
 	void cmd_discovery_add(const nlohmann::json &args, Reply reply);
 	void cmd_discovery_del(const nlohmann::json &args, Reply reply);
 	void cmd_discovery_list(const nlohmann::json &args, Reply reply);

@@ -18,14 +18,6 @@ namespace {
 using nlohmann::json;
 using Op = Attempt::Op;
 
-const nl::Device *find_index(const std::vector<nl::Device> &devices, std::uint32_t index)
-{
-	for (const nl::Device &d : devices)
-		if (d.index == index)
-			return &d;
-	return nullptr;
-}
-
 bool managed(const Config &config, const nl::Device &dev)
 {
 	return find_attachment(config, dev.target, dev.export_name) != nullptr;

@@ -17,7 +17,16 @@ namespace rdmablk::daemon {
 
 /* What was being done when the kernel refused. */
 struct Attempt {
-	enum class Op { listen, unlisten, export_add, export_del, attach, detach, query } op;
+	enum class Op {
+		listen,
+		unlisten,
+		export_add,
+		export_del,
+		attach,
+		detach,
+		dev_set,
+		query
+	} op;
 	nl::Endpoint target;	 /* listen, unlisten, attach */
 	std::string export_name; /* export_*, attach */
 	nl::Uuid hostid;	 /* attach */

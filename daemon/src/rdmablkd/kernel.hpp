@@ -36,6 +36,7 @@ public:
 	virtual nl::Device attach(const nl::AttachArgs &args) = 0;
 	virtual void detach(std::uint32_t index) = 0;
 	virtual void reconnect(std::uint32_t index) = 0;
+	virtual void dev_set(std::uint32_t index, const nl::DevSetArgs &args) = 0;
 	virtual std::vector<nl::Device> dev_get() = 0;
 
 	/*
@@ -73,6 +74,7 @@ public:
 	nl::Device attach(const nl::AttachArgs &args) override;
 	void detach(std::uint32_t index) override;
 	void reconnect(std::uint32_t index) override;
+	void dev_set(std::uint32_t index, const nl::DevSetArgs &args) override;
 	std::vector<nl::Device> dev_get() override;
 	unsigned generation() const override { return generation_; }
 

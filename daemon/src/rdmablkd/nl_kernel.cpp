@@ -92,6 +92,11 @@ void NlKernel::reconnect(std::uint32_t index)
 	call([&](nl::Client &c) { c.reconnect(index); });
 }
 
+void NlKernel::dev_set(std::uint32_t index, const nl::DevSetArgs &args)
+{
+	call([&](nl::Client &c) { c.dev_set(index, args); });
+}
+
 std::vector<nl::Device> NlKernel::dev_get()
 {
 	return call([](nl::Client &c) { return c.dev_get(); });

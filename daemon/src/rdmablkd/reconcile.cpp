@@ -175,6 +175,14 @@ const nl::Device *find_device(const std::vector<nl::Device> &devices,
 	return nullptr;
 }
 
+const nl::Device *find_index(const std::vector<nl::Device> &devices, std::uint32_t index)
+{
+	for (const nl::Device &d : devices)
+		if (d.index == index)
+			return &d;
+	return nullptr;
+}
+
 nl::Export as_kernel_export(const ExportConfig &exp)
 {
 	nl::Export out;

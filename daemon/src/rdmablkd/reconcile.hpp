@@ -105,6 +105,9 @@ Plan plan(const Config &config, const Snapshot &kernel, const RetryBook &book, T
 const nl::Device *find_device(const std::vector<nl::Device> &devices,
 			      const AttachmentConfig &attachment);
 
+/* The kernel's device with index @index (/dev/rdmablk@index), or nullptr. */
+const nl::Device *find_index(const std::vector<nl::Device> &devices, std::uint32_t index);
+
 /* @exp as the kernel would report it (sizes zero, uuid zero when unset). */
 nl::Export as_kernel_export(const ExportConfig &exp);
 

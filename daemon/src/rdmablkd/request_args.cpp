@@ -222,9 +222,18 @@ DiscoveryConfig discovery_args(const json &args)
 	return d;
 }
 
-DetachTarget detach_args(const json &args)
+namespace {
+
+/* The settings dev_set may change at runtime: not queues or their depth. */
+bool runtime_setting(std::string_view key)
 {
-	only_args(args, {"device", "address", "port", "export"});
+	return key == "reconnect_delay" || key == "ctrl_loss_tmo" || key == "fast_io_fail_tmo" ||
+	       key == "keepalive_tmo";
+}
+
+/* "device", or "address", "port", "export"; the caller checked the keys. */
+DetachTarget device_target(const json &args)
+{
 	DetachTarget target;
 	if (const json *device = arg(args, "device")) {
 		if (arg(args, "address") || arg(args, "export"))
@@ -245,6 +254,39 @@ DetachTarget detach_args(const json &args)
 	check(check_export_name(a.export_name));
 	target.attachment = a;
 	return target;
+}
+
+} // namespace
+
+DetachTarget detach_args(const json &args)
+{
+	only_args(args, {"device", "address", "port", "export"});
+	return device_target(args);
+}
+
+DevSetArgs dev_set_args(const json &args)
+{
+	if (!args.is_object())
+		throw ArgError("'args' must be an object");
+	for (const auto &[key, value] : args.items())
+		if (key != "device" && key != "address" && key != "port" && key != "export" &&
+		    !runtime_setting(key))
+			throw ArgError("unknown argument '" + key + "'");
+	DevSetArgs set;
+	set.device = device_target(args);
+	bool any = false;
+	for (const AttachSetting &s : attach_settings()) {
+		if (!runtime_setting(s.rule.key))
+			continue;
+		if (std::optional<std::int64_t> value = int_arg(args, s.rule)) {
+			s.set(set.settings, *value);
+			any = true;
+		}
+	}
+	if (!any)
+		throw ArgError("nothing to change: give reconnect_delay, ctrl_loss_tmo, "
+			       "fast_io_fail_tmo or keepalive_tmo");
+	return set;
 }
 
 std::optional<std::uint32_t> status_args(const json &args)

@@ -41,12 +41,26 @@ AttachmentConfig attach_args(const nlohmann::json &args);
 /* discovery_add: "address", "port", "attach" ("all" or [names and UUIDs]), attach settings. */
 DiscoveryConfig discovery_args(const nlohmann::json &args);
 
-/* detach: "device" ("/dev/rdmablkN", "rdmablkN", "N") or "address", "port", "export". */
+/*
+ * detach, reconnect: "device" ("/dev/rdmablkN", "rdmablkN", "N") or
+ * "address", "port", "export".
+ */
 struct DetachTarget {
 	std::optional<std::uint32_t> index;
 	std::optional<AttachmentConfig> attachment; /* target and export only */
 };
 DetachTarget detach_args(const nlohmann::json &args);
+
+/*
+ * dev_set: the device as for detach, and at least one of "reconnect_delay",
+ * "ctrl_loss_tmo", "fast_io_fail_tmo", "keepalive_tmo" (the rules of
+ * attach_settings()), set in @settings; its target and export stay empty.
+ */
+struct DevSetArgs {
+	DetachTarget device;
+	AttachmentConfig settings;
+};
+DevSetArgs dev_set_args(const nlohmann::json &args);
 
 /* status: optional "device". */
 std::optional<std::uint32_t> status_args(const nlohmann::json &args);

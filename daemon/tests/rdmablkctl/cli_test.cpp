@@ -303,6 +303,32 @@ TEST(Cli, ListStatusHostid)
 		  "the following argument was not expected: x; see 'rdmablkctl hostid --help'");
 }
 
+TEST(Cli, ReconnectAndDevSet)
+{
+	expect_request({"reconnect", "rdmablk3"}, "reconnect", {{"device", "/dev/rdmablk3"}});
+	expect_request({"reconnect", "192.0.2.1", "db0"}, "reconnect",
+		       {{"address", "192.0.2.1"}, {"port", 7471}, {"export", "db0"}});
+	expect_request({"dev-set", "0", "--fast-io-fail-tmo", "30", "--ctrl-loss-tmo", "-1"},
+		       "dev_set",
+		       {{"device", "/dev/rdmablk0"}, {"fast_io_fail_tmo", 30}, {"ctrl_loss_tmo", -1}});
+	expect_request({"dev-set", "192.0.2.1", "db0", "--keepalive-tmo", "3",
+			"--reconnect-delay", "2"},
+		       "dev_set",
+		       {{"address", "192.0.2.1"},
+			{"port", 7471},
+			{"export", "db0"},
+			{"keepalive_tmo", 3},
+			{"reconnect_delay", 2}});
+	EXPECT_EQ(usage_error({"dev-set", "rdmablk0"}),
+		  "nothing to change: give --reconnect-delay, --ctrl-loss-tmo, --fast-io-fail-tmo "
+		  "or --keepalive-tmo");
+	EXPECT_EQ(usage_error({"dev-set", "rdmablk0", "--queues", "2"}),
+		  "the following argument was not expected: --queues; see 'rdmablkctl dev-set "
+		  "--help'");
+	EXPECT_EQ(usage_error({"reconnect"}),
+		  "DEVICE|ADDR[:PORT] is required; see 'rdmablkctl reconnect --help'");
+}
+
 TEST(Cli, Version)
 {
 	auto parsed = parse_args({"--version"}, socket);
@@ -353,7 +379,9 @@ TEST(Cli, HelpForEveryCommand)
 								      {"list", "--help"},
 								      {"status", "--help"},
 								      {"hostid", "--help"},
-								      {"reload", "--help"}}) {
+								      {"reload", "--help"},
+								      {"reconnect", "--help"},
+								      {"dev-set", "--help"}}) {
 		auto parsed = parse_args(args, socket);
 		const auto *outcome = std::get_if<Outcome>(&parsed);
 		ASSERT_TRUE(outcome) << args.front();

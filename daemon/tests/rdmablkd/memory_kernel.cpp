@@ -137,6 +137,20 @@ void MemoryKernel::detach(std::uint32_t index)
 		throw nl::Error("detaching", ENOENT, "no attached device with this index");
 }
 
+void MemoryKernel::dev_set(std::uint32_t index, const nl::DevSetArgs &args)
+{
+	request("dev_set " + std::to_string(index));
+	for (nl::Device &d : devices)
+		if (d.index == index) {
+			d.reconnect_delay = args.reconnect_delay.value_or(d.reconnect_delay);
+			d.ctrl_loss_tmo = args.ctrl_loss_tmo.value_or(d.ctrl_loss_tmo);
+			d.fast_io_fail_tmo = args.fast_io_fail_tmo.value_or(d.fast_io_fail_tmo);
+			d.keepalive_tmo = args.keepalive_tmo.value_or(d.keepalive_tmo);
+			return;
+		}
+	throw nl::Error("changing a device", ENOENT, "no attached device with this index");
+}
+
 void MemoryKernel::reconnect(std::uint32_t index)
 {
 	request("reconnect " + std::to_string(index));

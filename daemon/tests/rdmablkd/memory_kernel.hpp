@@ -41,6 +41,7 @@ public:
 	nl::Device attach(const nl::AttachArgs &args) override;
 	void detach(std::uint32_t index) override;
 	void reconnect(std::uint32_t index) override;
+	void dev_set(std::uint32_t index, const nl::DevSetArgs &args) override;
 	std::vector<nl::Device> dev_get() override;
 	unsigned generation() const override { return generation_count; }
 
