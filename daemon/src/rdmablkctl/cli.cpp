@@ -108,6 +108,35 @@ std::variant<Invocation, Outcome> parse_args(const std::vector<std::string> &arg
 	}
 }
 
+std::vector<std::string> completions(const std::vector<std::string> &before)
+{
+	CLI::App app("", "rdmablkctl");
+	Raw raw;
+	add_common(app, raw);
+	add_commands(app, raw);
+
+	/* The deepest command the words name; other words are arguments. */
+	const CLI::App *at = &app;
+	for (const std::string &word : before) {
+		for (const CLI::App *sub : at->get_subcommands({})) {
+			if (sub->get_name() == word) {
+				at = sub;
+				break;
+			}
+		}
+	}
+	std::vector<std::string> out;
+	for (const CLI::App *sub : at->get_subcommands({}))
+		out.push_back(sub->get_name());
+	for (const CLI::Option *opt : at->get_options()) {
+		for (const std::string &name : opt->get_lnames())
+			out.push_back("--" + name);
+	}
+	if (at == &app)
+		out.push_back("--version");
+	return out;
+}
+
 bool asks_for_json(const std::vector<std::string> &args)
 {
 	for (std::size_t i = 0; i < args.size(); i++) {

@@ -25,4 +25,12 @@ std::variant<Invocation, Outcome> parse_args(const std::vector<std::string> &arg
 /* Whether @args ask for -o json, even when they do not parse otherwise. */
 bool asks_for_json(const std::vector<std::string> &args);
 
+/*
+ * For shell completion: after the words @before (the command line up to
+ * the word being completed, without the program name), the commands and
+ * long options that may come next, from the same command table the
+ * parser uses. "rdmablkctl __complete WORD..." prints them, one a line.
+ */
+std::vector<std::string> completions(const std::vector<std::string> &before);
+
 } // namespace rdmablk::rdmablkctl

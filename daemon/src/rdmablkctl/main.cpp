@@ -18,6 +18,12 @@ int main(int argc, char **argv)
 	Outcome outcome;
 	try {
 		const std::vector<std::string> args(argv + 1, argv + argc);
+		if (!args.empty() && args.front() == "__complete") {
+			for (const std::string &word :
+			     completions({args.begin() + 1, args.end()}))
+				std::cout << word << '\n';
+			return exit_ok;
+		}
 		auto parsed = parse_args(args, rdmablk::ctl::default_socket_path());
 		bool json;
 		if (auto *invocation = std::get_if<Invocation>(&parsed)) {

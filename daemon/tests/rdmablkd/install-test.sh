@@ -41,6 +41,7 @@ for prefix in /usr /opt/rdmablk; do
 		bad "ExecReload: $(grep ^ExecReload= "$unit")"
 	! grep -n '^CapabilityBoundingSet=.*CAP_SYS_MODULE' "$unit" || bad "the unit keeps CAP_SYS_MODULE"
 	[ -f "$root/lib/udev/rules.d/60-rdmablk.rules" ] || bad "udev rules not installed"
-	[ "$status" = 0 ] && echo "ok   prefix $prefix: programs, units (ExecStart, ExecReload), udev rules"
+	[ -f "$root/share/bash-completion/completions/rdmablkctl" ] || bad "bash completion not installed"
+	[ "$status" = 0 ] && echo "ok   prefix $prefix: programs, units (ExecStart, ExecReload), udev rules, completion"
 done
 exit "$status"
