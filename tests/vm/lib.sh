@@ -125,10 +125,14 @@ vm_power_cycle() {
 
 # vm_wait NAME [SECONDS]: wait (default 120 s) until NAME has been signalled,
 # then print the value given to vm_signal. Fails early if the other guest's
-# test already ended without signalling NAME.
+# test already ended without signalling NAME. Under the debug kernel the
+# bound is four times longer, as the guests' own time limits are: the other
+# guest's kmemleak scans alone can take minutes, and the wait still ends as
+# soon as that guest ends.
 vm_wait() {
 	__vm_check_name "$1"
 	local f=$SHARED/signal.$1 timeout=${2:-120} peer end
+	[ "${RDMABLK_DEBUG:-0}" != 1 ] || timeout=$((timeout * 4))
 	peer=$(__vm_peer)
 	end=$((SECONDS + timeout))
 	while [ ! -e "$f" ]; do
