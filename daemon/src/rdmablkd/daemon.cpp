@@ -15,9 +15,9 @@
 #include <sys/timerfd.h>
 #include <systemd/sd-daemon.h>
 
-#include "atomic_file.hpp"
+#include "config/atomic_file.hpp"
 #include "host_identity.hpp"
-#include "kernel_probe.hpp"
+#include "kernel/kernel_probe.hpp"
 #include "nl/error.hpp"
 
 namespace rdmablk::daemon {

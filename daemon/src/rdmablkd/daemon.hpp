@@ -8,18 +8,18 @@
 
 #include <memory>
 
-#include "autoconnect.hpp"
-#include "config_store.hpp"
-#include "control_server.hpp"
-#include "control_socket.hpp"
+#include "discovery/autoconnect.hpp"
+#include "config/config_store.hpp"
+#include "control/control_server.hpp"
+#include "control/control_socket.hpp"
 #include "ctl/fd.hpp"
-#include "discover.hpp"
-#include "engine.hpp"
+#include "discovery/discover.hpp"
+#include "engine/engine.hpp"
 #include "event_loop.hpp"
 #include "log.hpp"
 #include "nl/monitor.hpp"
 #include "options.hpp"
-#include "worker.hpp"
+#include "engine/worker.hpp"
 
 namespace rdmablk::daemon {
 

@@ -6,7 +6,7 @@
 
 #include <sys/stat.h>
 
-#include "atomic_file.hpp"
+#include "config/atomic_file.hpp"
 #include "nl/hostid.hpp"
 
 namespace rdmablk::daemon {

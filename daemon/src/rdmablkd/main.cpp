@@ -35,7 +35,7 @@
 #include <cstdio>
 #include <exception>
 
-#include "config.hpp"
+#include "config/config.hpp"
 #include "daemon.hpp"
 #include "log.hpp"
 #include "options.hpp"

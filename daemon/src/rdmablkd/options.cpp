@@ -5,7 +5,7 @@
 
 #include <getopt.h>
 
-#include "config.hpp"
+#include "config/config.hpp"
 #include "ctl/protocol.hpp"
 
 namespace rdmablk::daemon {

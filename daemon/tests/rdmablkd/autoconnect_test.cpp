@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <gtest/gtest.h>
 
-#include "autoconnect_policy.hpp"
+#include "discovery/autoconnect_policy.hpp"
 
 namespace rdmablk::daemon {
 namespace {

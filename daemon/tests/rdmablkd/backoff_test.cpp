@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <gtest/gtest.h>
 
-#include "retry.hpp"
+#include "engine/retry.hpp"
 
 namespace rdmablk::daemon {
 namespace {

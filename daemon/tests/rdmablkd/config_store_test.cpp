@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-#include "config_store.hpp"
+#include "config/config_store.hpp"
 #include "temp_dir.hpp"
 
 namespace rdmablk::daemon {

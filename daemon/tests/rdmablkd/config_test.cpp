@@ -6,7 +6,7 @@
 
 #include <sys/stat.h>
 
-#include "config.hpp"
+#include "config/config.hpp"
 #include "temp_dir.hpp"
 
 namespace rdmablk::daemon {

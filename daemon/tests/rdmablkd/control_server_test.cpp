@@ -16,10 +16,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "control_server.hpp"
-#include "control_socket.hpp"
+#include "control/control_server.hpp"
+#include "control/control_socket.hpp"
 #include "ctl/client.hpp"
-#include "peer.hpp"
+#include "control/peer.hpp"
 #include "temp_dir.hpp"
 
 namespace rdmablk::daemon {

@@ -6,9 +6,9 @@
  */
 #include <endian.h>
 
-#include "discover.hpp"
+#include "discovery/discover.hpp"
 #include "engine_fixture.hpp"
-#include "views.hpp"
+#include "engine/views.hpp"
 
 namespace rdmablk::daemon::test {
 namespace {

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "engine.hpp"
+#include "engine/engine.hpp"
 #include "memory_kernel.hpp"
 
 namespace rdmablk::daemon::test {

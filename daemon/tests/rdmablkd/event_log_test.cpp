@@ -6,7 +6,7 @@
 
 #include <linux/rdmablk.h>
 
-#include "event_log.hpp"
+#include "kernel/event_log.hpp"
 
 namespace rdmablk::daemon {
 namespace {

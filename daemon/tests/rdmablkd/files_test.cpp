@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "atomic_file.hpp"
+#include "config/atomic_file.hpp"
 #include "host_identity.hpp"
 #include "temp_dir.hpp"
 

@@ -6,7 +6,7 @@
 
 #include <linux/rdmablk.h>
 
-#include "addr.hpp"
+#include "config/addr.hpp"
 #include "nl/error.hpp"
 
 namespace rdmablk::daemon::test {

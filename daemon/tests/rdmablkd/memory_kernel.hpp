@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "kernel.hpp"
-#include "worker.hpp"
+#include "kernel/kernel.hpp"
+#include "engine/worker.hpp"
 
 namespace rdmablk::daemon::test {
 

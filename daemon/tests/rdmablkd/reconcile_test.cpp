@@ -5,7 +5,7 @@
 
 #include <linux/rdmablk.h>
 
-#include "reconcile.hpp"
+#include "engine/reconcile.hpp"
 
 namespace rdmablk::daemon {
 namespace {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <gtest/gtest.h>
 
-#include "request_args.hpp"
-#include "views.hpp"
+#include "engine/request_args.hpp"
+#include "engine/views.hpp"
 
 namespace rdmablk::daemon {
 namespace {

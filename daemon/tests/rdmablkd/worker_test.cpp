@@ -14,7 +14,7 @@
 
 #include "memory_kernel.hpp"
 #include "options.hpp"
-#include "worker.hpp"
+#include "engine/worker.hpp"
 
 namespace rdmablk::daemon {
 namespace {

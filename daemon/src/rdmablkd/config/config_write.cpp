@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Writing rdmablk.conf: a fixed explanatory header, then the tables in the
+ * order rdmablkd applies them. Only settings that differ from the kernel's
+ * defaults are written for attachments.
+ */
+#include <cstdio>
+#include <sstream>
+
+#include "config/config.hpp"
+#include "config/rules.hpp"
+
+namespace rdmablk::daemon {
+
+namespace {
+
+constexpr const char *header =
+	R"(# rdmablk.conf - what rdmablkd sets up and keeps up; see rdmablk.conf(5).
+#
+# rdmablkd rewrites this file whenever rdmablkctl changes the configuration
+# (listen, export add/del, attach, detach, discovery add/del); comments other
+# than this header are not kept. To edit it by hand, edit and reload (systemctl reload
+# rdmablkd): what was added is set up; what was removed is left running
+# until removed with rdmablkctl. Check an edit with: rdmablkd --check-config
+# Until an edit is reloaded, rdmablkctl changes are refused.
+#
+# [daemon]      retry_initial, retry_max: seconds between attempts to set up
+#               what cannot be set up now (unreachable target, missing
+#               disk, device that gave up), doubling from the first to the
+#               second; check_interval: seconds between full comparisons
+#               with the kernel (0: on events only).
+# [[listener]]  address, port (7471): serve the exports there.
+# [[export]]    name, path, uuid (generated once), read_only (false),
+#               allow (host ids that may attach; [] = any host).
+# [[attachment]] address, port (7471), export, and optionally queues,
+#               queue_depth, reconnect_delay, ctrl_loss_tmo, fast_io_fail_tmo,
+#               keepalive_tmo (seconds; -1 = never/off for the _tmo ones).
+# [[discovery]] address ("ADDR[:PORT]", port 7471), attach ("all" or a list
+#               of export names and UUIDs), and the optional settings of
+#               [[attachment]] for what it attaches: rdmablkd keeps a
+#               discovery session with the target and attaches what matches.
+)";
+
+/* A TOML basic string: quoted, with backslash, quote and control characters escaped. */
+std::string toml_string(std::string_view text)
+{
+	std::string out = "\"";
+	for (unsigned char c : text) {
+		if (c == '"' || c == '\\') {
+			out += '\\';
+			out += static_cast<char>(c);
+		} else if (c < 0x20 || c == 0x7f) {
+			char buf[8];
+			std::snprintf(buf, sizeof(buf), "\\u%04x", c);
+			out += buf;
+		} else {
+			out += static_cast<char>(c);
+		}
+	}
+	return out + "\"";
+}
+
+void write_endpoint(std::ostream &out, const nl::Endpoint &endpoint)
+{
+	out << "address = " << toml_string(endpoint.addr) << "\n";
+	out << "port = " << endpoint.port << "\n";
+}
+
+} // namespace
+
+std::string format_config(const Config &config)
+{
+	std::ostringstream out;
+	out << header << "\n[daemon]\n";
+	for (const DaemonSetting &s : daemon_settings())
+		out << s.rule.key << " = " << config.daemon.*s.member << "\n";
+
+	for (const ListenerConfig &listener : config.listeners) {
+		out << "\n[[listener]]\n";
+		write_endpoint(out, listener.endpoint);
+	}
+
+	for (const ExportConfig &exp : config.exports) {
+		out << "\n[[export]]\n";
+		out << "name = " << toml_string(exp.name) << "\n";
+		out << "path = " << toml_string(exp.path) << "\n";
+		if (exp.uuid)
+			out << "uuid = " << toml_string(nl::to_string(*exp.uuid)) << "\n";
+		out << "read_only = " << (exp.read_only ? "true" : "false") << "\n";
+		out << "allow = [";
+		for (std::size_t i = 0; i < exp.allow.size(); i++)
+			out << (i ? ", " : "") << toml_string(nl::to_string(exp.allow[i]));
+		out << "]\n";
+	}
+
+	for (const AttachmentConfig &att : config.attachments) {
+		out << "\n[[attachment]]\n";
+		write_endpoint(out, att.target);
+		out << "export = " << toml_string(att.export_name) << "\n";
+		for (const AttachSetting &s : attach_settings())
+			if (std::optional<std::int64_t> value = s.get(att))
+				out << s.rule.key << " = " << *value << "\n";
+	}
+
+	for (const DiscoveryConfig &disc : config.discoveries) {
+		out << "\n[[discovery]]\n";
+		out << "address = " << toml_string(nl::to_string(disc.target)) << "\n";
+		if (disc.attach_all) {
+			out << "attach = \"all\"\n";
+		} else {
+			out << "attach = [";
+			for (std::size_t i = 0; i < disc.attach.size(); i++)
+				out << (i ? ", " : "") << toml_string(disc.attach[i]);
+			out << "]\n";
+		}
+		for (const AttachSetting &s : attach_settings())
+			if (std::optional<std::int64_t> value = s.get(disc.settings))
+				out << s.rule.key << " = " << *value << "\n";
+	}
+	return out.str();
+}
+
+} // namespace rdmablk::daemon

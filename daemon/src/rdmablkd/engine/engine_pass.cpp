@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Engine: reconcile passes, their retries, and kernel events.
+ *
+ * A pass is one job: read the kernel's state, plan (reconcile.hpp) against
+ * the desired state as it is at that moment, carry the actions out. Its
+ * Done updates the retry book from the outcome and logs what happened.
+ */
+#include <algorithm>
+#include <cerrno>
+
+#include <linux/rdmablk.h>
+
+#include "config/atomic_file.hpp"
+#include "engine/engine.hpp"
+#include "kernel/event_log.hpp"
+#include "nl/names.hpp"
+#include "engine/request_args.hpp"
+
+namespace rdmablk::daemon {
+
+namespace {
+
+using nlohmann::json;
+
+/* The retry entry of the kernel itself: set while it does not answer. */
+constexpr const char *kernel_key = "kernel";
+
+template <class... Ts> struct Overloaded : Ts... {
+	using Ts::operator()...;
+};
+
+std::string seconds_text(std::chrono::seconds s)
+{
+	return std::to_string(s.count()) + " s";
+}
+
+} // namespace
+
+void Engine::request_pass()
+{
+	if (pass_running_) {
+		pass_again_ = true;
+		return;
+	}
+	pass_running_ = true;
+	executor_.submit([this, book = book_, now = now_()](Kernel &kernel) {
+		return run_pass(kernel, book, now);
+	});
+}
+
+Done Engine::run_pass(Kernel &kernel, const RetryBook &book, Time now)
+{
+	auto outcome = std::make_shared<PassOutcome>();
+	try {
+		outcome->snapshot = kernel.snapshot();
+		outcome->plan = plan(wanted(), outcome->snapshot, book, now);
+		try {
+			desired_.update([&](Config &c) {
+				for (const AdoptedUuid &adopted : outcome->plan.uuids)
+					for (ExportConfig &e : c.exports)
+						if (e.name == adopted.name && !e.uuid)
+							e.uuid = adopted.uuid;
+			});
+		} catch (const SaveError &e) {
+			outcome->save_error = e.what();
+		}
+		for (const Action &action : outcome->plan.actions)
+			outcome->results.push_back(execute(kernel, action));
+		/* What the actions made of it, for summary() and status. */
+		if (!outcome->results.empty())
+			outcome->snapshot = kernel.snapshot();
+	} catch (const std::exception &e) {
+		outcome->kernel_error = e.what();
+	}
+	outcome->generation = kernel.generation();
+	return [this, outcome] { finish_pass(*outcome); };
+}
+
+Engine::ActionResult Engine::execute(Kernel &k, const Action &action)
+{
+	ActionResult result{key_of(action), describe(action), false, {}, {}};
+	try {
+		std::visit(
+			Overloaded{
+				[&](const AddListener &a) { k.listen_add(a.listener.endpoint); },
+				[&](const AddExport &a) {
+					const nl::Uuid uuid = a.exp.uuid.value_or(nl::generate_uuid());
+					k.export_add(a.exp.name, a.exp.path, uuid, a.exp.read_only,
+						     a.exp.allow);
+					desired_.update([&](Config &c) {
+						for (ExportConfig &e : c.exports)
+							if (e.name == a.exp.name && !e.uuid)
+								e.uuid = uuid;
+					});
+				},
+				[&](const Attach &a) {
+					try {
+						result.device = k.attach(attach_request(a.attachment));
+					} catch (const nl::Error &e) {
+						/* Attached by someone else meanwhile: adopt it. */
+						if (e.errnum() == EEXIST)
+							result.device = k.device_of(a.attachment);
+						if (!result.device)
+							throw;
+					}
+				},
+				[&](const Reconnect &a) {
+					result.reconnect = true;
+					k.reconnect(a.index);
+				},
+			},
+			action);
+	} catch (const nl::FamilyNotFound &) {
+		throw;
+	} catch (const std::exception &e) {
+		result.error = e.what();
+	}
+	return result;
+}
+
+void Engine::finish_pass(const PassOutcome &outcome)
+{
+	const Time now = now_();
+	pass_running_ = false;
+	last_pass_ = now;
+	bool reconnected = false;
+
+	if (outcome.kernel_error) {
+		book_.failed(kernel_key, *outcome.kernel_error, now, backoff());
+		if (kernel_problem_ != outcome.kernel_error)
+			log_.error("cannot reach rdmablk.ko: " + *outcome.kernel_error +
+				   "; trying again in " +
+				   seconds_text(backoff().delay(book_.find(kernel_key)->attempts)));
+		kernel_problem_ = outcome.kernel_error;
+	} else {
+		if (kernel_problem_)
+			log_.notice("rdmablk.ko answers again");
+		kernel_problem_.reset();
+		book_.clear(kernel_key);
+		reconnected = outcome.generation != generation_;
+		generation_ = outcome.generation;
+		seen_ = outcome.snapshot;
+		apply_results(outcome, now);
+		for (const Note &note : outcome.plan.notes)
+			report(note);
+		if (outcome.save_error)
+			report({LOG_WARNING,
+				"cannot write the export uuids taken from the kernel to the "
+				"configuration: " +
+					*outcome.save_error});
+	}
+
+	save_state();
+	if (on_pass_done)
+		on_pass_done(!outcome.kernel_error, reconnected);
+	if (pass_again_) {
+		pass_again_ = false;
+		request_pass();
+	}
+}
+
+void Engine::apply_results(const PassOutcome &outcome, Time now)
+{
+	const Backoff wait = backoff();
+	for (const BookMark &m : outcome.plan.marks) {
+		switch (m.mark) {
+		case Mark::settled:
+			book_.clear(m.key);
+			break;
+		case Mark::held:
+			book_.hold(m.key);
+			break;
+		case Mark::again:
+			book_.schedule(m.key, now, wait);
+			log_.warning(m.key + " gave up again; asking it to reconnect in " +
+				     seconds_text(wait.delay(book_.find(m.key)->attempts)));
+			break;
+		}
+	}
+	for (const ActionResult &r : outcome.results) {
+		if (r.error) {
+			book_.failed(r.key, *r.error, now, wait);
+			const RetryEntry &entry = *book_.find(r.key);
+			log_.warning(r.description + " failed: " + *r.error + "; attempt " +
+				     std::to_string(entry.attempts) + ", next in " +
+				     seconds_text(wait.delay(entry.attempts)));
+			continue;
+		}
+		if (r.reconnect)
+			book_.tried(r.key);
+		else
+			book_.clear(r.key);
+		if (r.device) {
+			log_.notice(r.description + ": attached as /dev/" + r.device->name);
+		} else {
+			log_.notice(r.description + ": done");
+		}
+	}
+
+	std::set<std::string> keys{kernel_key};
+	const Config config = wanted();
+	for (const ListenerConfig &l : config.listeners)
+		keys.insert(listener_key(l.endpoint));
+	for (const ExportConfig &e : config.exports)
+		keys.insert(export_key(e.name));
+	for (const AttachmentConfig &a : config.attachments)
+		keys.insert(attachment_key(a.target, a.export_name));
+	book_.retain(keys);
+}
+
+void Engine::report(const Note &note)
+{
+	if (reported_.insert(note.text).second)
+		log_.log(note.priority, note.text);
+}
+
+void Engine::on_event(const nl::Event &event)
+{
+	log_.write(event_record(event));
+	track(event);
+	const Config config = wanted();
+	switch (event.type) {
+	case RDMABLK_EVENT_DEVICE_STATE:
+	case RDMABLK_EVENT_DEVICE_DETACHED: {
+		const nl::Device *dev = event.device ? &*event.device : nullptr;
+		if (!dev || !find_attachment(config, dev->target, dev->export_name))
+			return;
+		if (event.type == RDMABLK_EVENT_DEVICE_STATE && dev->state == RDMABLK_DEV_LIVE)
+			book_.clear(attachment_key(dev->target, dev->export_name));
+		else if (event.type == RDMABLK_EVENT_DEVICE_DETACHED ||
+			 dev->state == RDMABLK_DEV_DEAD)
+			request_pass();
+		return;
+	}
+	case RDMABLK_EVENT_EXPORT_REMOVED:
+		if (event.export_ref && find_export(config, event.export_ref->name))
+			request_pass();
+		return;
+	case RDMABLK_EVENT_LISTENER_REMOVED:
+		if (event.listener && find_listener(config, *event.listener))
+			request_pass();
+		return;
+	default:
+		return;
+	}
+}
+
+void Engine::track(const nl::Event &event)
+{
+	if (!seen_ || !event.device)
+		return;
+	std::vector<nl::Device> &devices = seen_->devices;
+	std::erase_if(devices, [&](const nl::Device &d) { return d.index == event.device->index; });
+	if (event.type != RDMABLK_EVENT_DEVICE_DETACHED)
+		devices.push_back(*event.device);
+}
+
+Config Engine::wanted() const
+{
+	Config config = desired_.get();
+	const std::lock_guard guard(auto_lock_);
+	for (const AttachmentConfig &a : auto_)
+		if (!find_attachment(config, a.target, a.export_name))
+			config.attachments.push_back(a);
+	return config;
+}
+
+void Engine::set_auto_attachments(const std::vector<AutoAttachment> &wanted)
+{
+	std::vector<AttachmentConfig> next;
+	for (const AutoAttachment &w : wanted)
+		if (!detached_auto_.count(attachment_key(w.attachment.target, w.attachment.export_name)))
+			next.push_back(w.attachment);
+	{
+		const std::lock_guard guard(auto_lock_);
+		if (next == auto_)
+			return;
+		auto_ = std::move(next);
+	}
+	request_pass();
+}
+
+std::vector<nl::Device> Engine::devices() const
+{
+	return seen_ ? seen_->devices : std::vector<nl::Device>{};
+}
+
+void Engine::remember(const std::vector<nl::Device> &devices)
+{
+	if (seen_)
+		seen_->devices = devices;
+}
+
+void Engine::reload(Reply reply)
+{
+	if (!options_.load_config) {
+		reply(ctl::fail(ctl::code::internal, "reloading is not available in this rdmablkd"));
+		return;
+	}
+	executor_.submit([this, reply](Kernel &) -> Done {
+		Config config;
+		try {
+			config = options_.load_config();
+		} catch (const ConfigError &e) {
+			return [this, reply, what = std::string(e.what())] {
+				log_.error("not reloading: " + what + "; the configuration in use stays");
+				reply(ctl::fail(ctl::code::bad_config, what,
+						"fix the file and reload again; the configuration "
+						"in use stays"));
+			};
+		}
+		/* Keep the uuids of exports the new file names without one. */
+		const Config old = desired_.get();
+		desired_.replace(config);
+		std::optional<std::string> problem;
+		try {
+			desired_.update([&](Config &c) {
+				for (ExportConfig &e : c.exports)
+					if (const ExportConfig *before = find_export(old, e.name);
+					    before && !e.uuid)
+						e.uuid = before->uuid;
+			});
+		} catch (const SaveError &e) {
+			problem = e.what();
+		}
+		return [this, problem, reply, discoveries = desired_.get().discoveries] {
+			if (problem)
+				log_.warning("cannot write the export uuids back: " + *problem);
+			log_.notice("reloaded " + options_.config_path);
+			if (options_.discoveries_changed)
+				options_.discoveries_changed(discoveries);
+			reported_.clear();
+			request_pass();
+			reply(ctl::ok({{"config", options_.config_path}}));
+		};
+	});
+}
+
+void Engine::cmd_reload(const nlohmann::json &args, Reply reply)
+{
+	only_args(args, {});
+	reload(std::move(reply));
+}
+
+std::optional<Time> Engine::next_wakeup() const
+{
+	if (pass_running_)
+		return std::nullopt;
+	std::optional<Time> next = book_.next_due();
+	/* While the kernel does not answer, nothing else is tried before it is. */
+	if (const RetryEntry *kernel = book_.find(kernel_key); kernel && next)
+		next = std::max(*next, kernel->next_due);
+	if (const std::uint32_t interval = desired_.get().daemon.check_interval) {
+		const Time check = last_pass_ + std::chrono::seconds(interval);
+		if (!next || check < *next)
+			next = check;
+	}
+	return next;
+}
+
+void Engine::on_timer()
+{
+	const std::optional<Time> next = next_wakeup();
+	if (next && *next <= now_())
+		request_pass();
+}
+
+std::string Engine::summary() const
+{
+	if (kernel_problem_)
+		return "rdmablk.ko does not answer: " + *kernel_problem_;
+	if (!seen_)
+		return "starting";
+	const Config config = wanted();
+	std::map<std::string, unsigned> states;
+	for (const nl::Device &d : seen_->devices)
+		states[nl::dev_state_name(d.state)]++;
+	for (const AttachmentConfig &a : config.attachments)
+		if (!find_device(seen_->devices, a))
+			states["pending"]++;
+	std::string devices;
+	for (const auto &[state, n] : states)
+		devices += (devices.empty() ? "" : ", ") + std::to_string(n) + " " + state;
+	return std::to_string(seen_->devices.size()) + " devices" +
+	       (devices.empty() ? "" : " (" + devices + ")") + ", " +
+	       std::to_string(seen_->exports.size()) + " exports, " +
+	       std::to_string(seen_->listeners.size()) + " listeners";
+}
+
+void Engine::save_state()
+{
+	if (options_.state_path.empty())
+		return;
+	const Config config = wanted();
+	json attachments = json::array();
+	for (const AttachmentConfig &a : config.attachments) {
+		const nl::Device *dev = seen_ ? find_device(seen_->devices, a) : nullptr;
+		const RetryEntry *retry = book_.find(attachment_key(a.target, a.export_name));
+		attachments.push_back(
+			{{"address", a.target.addr},
+			 {"port", a.target.port},
+			 {"export", a.export_name},
+			 {"device", dev ? json("/dev/" + dev->name) : json(nullptr)},
+			 {"state", dev ? nl::dev_state_name(dev->state) : "pending"},
+			 {"attempts", retry ? retry->attempts : 0},
+			 {"last_error", retry && !retry->last_error.empty() ? json(retry->last_error)
+									  : json(nullptr)}});
+	}
+	json problems = json::array();
+	for (const auto &[key, entry] : book_.entries())
+		if (!entry.last_error.empty())
+			problems.push_back({{"object", key},
+					    {"attempts", entry.attempts},
+					    {"last_error", entry.last_error}});
+	const std::string text = json{{"version", 1},
+				      {"hostid", nl::to_string(options_.hostid)},
+				      {"attachments", attachments},
+				      {"problems", problems}}
+					 .dump(2) +
+				 "\n";
+	if (text == saved_state_)
+		return;
+	saved_state_ = text;
+	executor_.submit([this, path = options_.state_path, text](Kernel &) -> Done {
+		try {
+			write_atomic(path, text, 0644);
+			return {};
+		} catch (const std::exception &e) {
+			return [this, problem = std::string(e.what())] {
+				report({LOG_WARNING, "cannot save the runtime state: " + problem});
+			};
+		}
+	});
+}
+
+} // namespace rdmablk::daemon

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "engine/reconcile.hpp"
+
+#include <algorithm>
+
+#include <syslog.h>
+
+#include <linux/rdmablk.h>
+
+#include "config/addr.hpp"
+#include "nl/names.hpp"
+
+namespace rdmablk::daemon {
+
+namespace {
+
+template <class... Ts> struct Overloaded : Ts... {
+	using Ts::operator()...;
+};
+
+std::string target_text(const AttachmentConfig &a)
+{
+	return nl::to_string(a.target) + " " + a.export_name;
+}
+
+std::string device_text(const nl::Device &dev)
+{
+	return dev.name + " (" + nl::to_string(dev.target) + " " + dev.export_name + ")";
+}
+
+bool same_hosts(std::vector<nl::Uuid> a, std::vector<nl::Uuid> b)
+{
+	const auto less = [](const nl::Uuid &x, const nl::Uuid &y) { return x.bytes < y.bytes; };
+	std::sort(a.begin(), a.end(), less);
+	std::sort(b.begin(), b.end(), less);
+	return a == b;
+}
+
+/* Listeners: adopt or add; report the kernel's others. */
+void plan_listeners(const Config &config, const Snapshot &kernel, const RetryBook &book,
+		    Time now, Plan &out)
+{
+	for (const ListenerConfig &want : config.listeners) {
+		const std::string key = listener_key(want.endpoint);
+		const bool present = std::any_of(
+			kernel.listeners.begin(), kernel.listeners.end(), [&](const auto &have) {
+				return same_endpoint(want.endpoint, {have.addr, have.port});
+			});
+		if (present)
+			out.marks.push_back({key, Mark::settled});
+		else if (book.due(key, now))
+			out.actions.push_back(AddListener{want});
+	}
+	for (const nl::Listener &have : kernel.listeners)
+		if (!find_listener(config, {have.addr, have.port}))
+			out.notes.push_back({LOG_NOTICE, "listener " +
+								 nl::to_string(nl::Endpoint{
+									 have.addr, have.port}) +
+								 " is not in the configuration; "
+								 "left alone"});
+}
+
+void plan_exports(const Config &config, const Snapshot &kernel, const RetryBook &book, Time now,
+		  Plan &out)
+{
+	for (const ExportConfig &want : config.exports) {
+		const std::string key = export_key(want.name);
+		const auto have = std::find_if(kernel.exports.begin(), kernel.exports.end(),
+					       [&](const auto &e) { return e.name == want.name; });
+		if (have == kernel.exports.end()) {
+			if (book.due(key, now))
+				out.actions.push_back(AddExport{want});
+			continue;
+		}
+		out.marks.push_back({key, Mark::settled});
+		if (!want.uuid)
+			out.uuids.push_back({want.name, have->uuid});
+		if (const std::string diff = export_difference(want, *have); !diff.empty())
+			out.notes.push_back(
+				{LOG_WARNING,
+				 "export " + want.name + " in the kernel differs from the configuration (" +
+					 diff +
+					 "); left alone: remove and add it with rdmablkctl to change it"});
+	}
+	for (const nl::Export &have : kernel.exports)
+		if (!find_export(config, have.name))
+			out.notes.push_back({LOG_NOTICE, "export " + have.name + " (" + have.path +
+								 ") is not in the configuration; left alone"});
+}
+
+void plan_attachments(const Config &config, const Snapshot &kernel, const RetryBook &book,
+		      Time now, Plan &out)
+{
+	for (const AttachmentConfig &want : config.attachments) {
+		const std::string key = attachment_key(want.target, want.export_name);
+		const nl::Device *dev = find_device(kernel.devices, want);
+		if (!dev) {
+			if (book.due(key, now))
+				out.actions.push_back(Attach{want});
+			continue;
+		}
+		switch (dev->state) {
+		case RDMABLK_DEV_LIVE:
+			out.marks.push_back({key, Mark::settled});
+			break;
+		case RDMABLK_DEV_DEAD: {
+			const RetryEntry *entry = book.find(key);
+			if (entry && !entry->waiting)
+				out.marks.push_back({key, Mark::again});
+			else if (book.due(key, now))
+				out.actions.push_back(Reconnect{want, dev->index});
+			break;
+		}
+		default: /* reconnecting by itself, or being detached */
+			out.marks.push_back({key, Mark::held});
+			break;
+		}
+	}
+	for (const nl::Device &have : kernel.devices) {
+		const bool configured = std::any_of(
+			config.attachments.begin(), config.attachments.end(),
+			[&](const auto &a) { return find_device({have}, a) != nullptr; });
+		if (!configured)
+			out.notes.push_back({LOG_NOTICE, device_text(have) +
+								 " is not in the configuration; left "
+								 "alone"});
+	}
+}
+
+} // namespace
+
+std::string key_of(const Action &action)
+{
+	return std::visit(
+		Overloaded{
+			[](const AddListener &a) { return listener_key(a.listener.endpoint); },
+			[](const AddExport &a) { return export_key(a.exp.name); },
+			[](const Attach &a) {
+				return attachment_key(a.attachment.target, a.attachment.export_name);
+			},
+			[](const Reconnect &a) {
+				return attachment_key(a.attachment.target, a.attachment.export_name);
+			},
+		},
+		action);
+}
+
+std::string describe(const Action &action)
+{
+	return std::visit(
+		Overloaded{
+			[](const AddListener &a) {
+				return "adding listener " + nl::to_string(a.listener.endpoint);
+			},
+			[](const AddExport &a) {
+				return "adding export " + a.exp.name + " (" + a.exp.path + ")";
+			},
+			[](const Attach &a) { return "attaching " + target_text(a.attachment); },
+			[](const Reconnect &a) {
+				return "asking rdmablk" + std::to_string(a.index) + " (" +
+				       target_text(a.attachment) +
+				       "), which gave up, to reconnect";
+			},
+		},
+		action);
+}
+
+const nl::Device *find_device(const std::vector<nl::Device> &devices,
+			      const AttachmentConfig &attachment)
+{
+	for (const nl::Device &dev : devices)
+		if (dev.export_name == attachment.export_name &&
+		    same_endpoint(dev.target, attachment.target))
+			return &dev;
+	return nullptr;
+}
+
+const nl::Device *find_index(const std::vector<nl::Device> &devices, std::uint32_t index)
+{
+	for (const nl::Device &d : devices)
+		if (d.index == index)
+			return &d;
+	return nullptr;
+}
+
+nl::Export as_kernel_export(const ExportConfig &exp)
+{
+	nl::Export out;
+	out.name = exp.name;
+	out.path = exp.path;
+	out.uuid = exp.uuid.value_or(nl::Uuid{});
+	out.read_only = exp.read_only;
+	out.allowed_hosts = exp.allow;
+	return out;
+}
+
+std::string export_difference(const ExportConfig &want, const nl::Export &have)
+{
+	std::vector<std::string> diffs;
+	if (want.path != have.path)
+		diffs.push_back("path " + have.path + ", configured " + want.path);
+	if (want.uuid && *want.uuid != have.uuid)
+		diffs.push_back("uuid " + nl::to_string(have.uuid) + ", configured " +
+				nl::to_string(*want.uuid));
+	if (want.read_only != have.read_only)
+		diffs.push_back(have.read_only ? "read-only, configured read-write"
+					       : "read-write, configured read-only");
+	if (!same_hosts(want.allow, have.allowed_hosts))
+		diffs.push_back("another allow list");
+	std::string text;
+	for (const std::string &d : diffs)
+		text += (text.empty() ? "" : "; ") + d;
+	return text;
+}
+
+Plan plan(const Config &config, const Snapshot &kernel, const RetryBook &book, Time now)
+{
+	Plan out;
+	plan_listeners(config, kernel, book, now, out);
+	plan_exports(config, kernel, book, now, out);
+	plan_attachments(config, kernel, book, now, out);
+	return out;
+}
+
+} // namespace rdmablk::daemon

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reconciliation: what to do so that the kernel holds what the
+ * configuration asks for, decided by a pure function of the configuration,
+ * what the kernel holds now and the retry book.
+ *
+ * Rules:
+ *  - Order: listeners, then exports, then attachments (a target's own
+ *    initiator may attach its exports), each in configuration order.
+ *  - Adoption: an object the kernel already has is left alone and never
+ *    created twice: a listener on the same address and port, an export of
+ *    the same name, a device of the same target and export.
+ *  - An export of the configured name but other settings, and kernel
+ *    objects the configuration does not name, are reported and left alone.
+ *  - Nothing is ever removed or detached here.
+ *  - Missing objects are created when their retry entry is due; a device
+ *    that gave up (dead) is told to reconnect when due.
+ */
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "config/config.hpp"
+#include "nl/types.hpp"
+#include "engine/retry.hpp"
+
+namespace rdmablk::daemon {
+
+/* What the kernel holds, from the three dumps. */
+struct Snapshot {
+	std::vector<nl::Listener> listeners;
+	std::vector<nl::Export> exports;
+	std::vector<nl::Device> devices;
+};
+
+struct AddListener {
+	ListenerConfig listener;
+};
+
+/* exp.uuid unset: generate one (and keep it in the configuration). */
+struct AddExport {
+	ExportConfig exp;
+};
+
+struct Attach {
+	AttachmentConfig attachment;
+};
+
+struct Reconnect {
+	AttachmentConfig attachment;
+	std::uint32_t index;
+};
+
+using Action = std::variant<AddListener, AddExport, Attach, Reconnect>;
+
+/* The retry key of the object @action sets up. */
+std::string key_of(const Action &action);
+
+/* A sentence for the log: "adding listener 192.0.2.1:7471". */
+std::string describe(const Action &action);
+
+/* What a pass learnt about an object that needs no action now. */
+enum class Mark {
+	settled, /* set up and well: forget its retries */
+	held,	 /* the kernel is working on it (reconnecting): stop waiting */
+	again,	 /* gave up again after a reconnect: wait, then retry */
+};
+
+struct BookMark {
+	std::string key;
+	Mark mark;
+
+	bool operator==(const BookMark &) const = default;
+};
+
+/* Something to report once (the same text is not logged again). */
+struct Note {
+	int priority; /* syslog level */
+	std::string text;
+
+	bool operator==(const Note &) const = default;
+};
+
+/* A configured export without a uuid that the kernel has: keep the kernel's uuid. */
+struct AdoptedUuid {
+	std::string name;
+	nl::Uuid uuid;
+
+	bool operator==(const AdoptedUuid &) const = default;
+};
+
+struct Plan {
+	std::vector<Action> actions;
+	std::vector<BookMark> marks;
+	std::vector<Note> notes;
+	std::vector<AdoptedUuid> uuids;
+};
+
+Plan plan(const Config &config, const Snapshot &kernel, const RetryBook &book, Time now);
+
+/* The kernel's device for @attachment, or nullptr. */
+const nl::Device *find_device(const std::vector<nl::Device> &devices,
+			      const AttachmentConfig &attachment);
+
+/* The kernel's device with index @index (/dev/rdmablk@index), or nullptr. */
+const nl::Device *find_index(const std::vector<nl::Device> &devices, std::uint32_t index);
+
+/* @exp as the kernel would report it (sizes zero, uuid zero when unset). */
+nl::Export as_kernel_export(const ExportConfig &exp);
+
+/* What differs between configured export @want and the kernel's @have; empty when nothing. */
+std::string export_difference(const ExportConfig &want, const nl::Export &have);
+
+} // namespace rdmablk::daemon

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The "args" of control requests, checked and typed. A missing or
+ * malformed argument, or one the command does not take, is an ArgError
+ * whose message names it; the daemon answers invalid-argument. A null
+ * value counts as absent.
+ */
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "config/config.hpp"
+
+namespace rdmablk::daemon {
+
+class ArgError : public std::runtime_error {
+public:
+	using runtime_error::runtime_error;
+};
+
+/* Fails unless every key of @args is one of @known. */
+void only_args(const nlohmann::json &args, std::initializer_list<std::string_view> known);
+
+/* listen, unlisten: "address", "port" (default 7471). */
+nl::Endpoint endpoint_args(const nlohmann::json &args);
+
+/* export_add: "name", "path", "read_only", "allow", "uuid". */
+ExportConfig export_args(const nlohmann::json &args);
+
+/* export_del: "name". */
+std::string export_name_args(const nlohmann::json &args);
+
+/* attach: "address", "port", "export", and the settings of attach_settings(). */
+AttachmentConfig attach_args(const nlohmann::json &args);
+
+/* discovery_add: "address", "port", "attach" ("all" or [names and UUIDs]), attach settings. */
+DiscoveryConfig discovery_args(const nlohmann::json &args);
+
+/*
+ * detach, reconnect: "device" ("/dev/rdmablkN", "rdmablkN", "N") or
+ * "address", "port", "export".
+ */
+struct DetachTarget {
+	std::optional<std::uint32_t> index;
+	std::optional<AttachmentConfig> attachment; /* target and export only */
+};
+DetachTarget detach_args(const nlohmann::json &args);
+
+/*
+ * dev_set: the device as for detach, and at least one of "reconnect_delay",
+ * "ctrl_loss_tmo", "fast_io_fail_tmo", "keepalive_tmo" (the rules of
+ * attach_settings()), set in @settings; its target and export stay empty.
+ */
+struct DevSetArgs {
+	DetachTarget device;
+	AttachmentConfig settings;
+};
+DevSetArgs dev_set_args(const nlohmann::json &args);
+
+/* status: optional "device". */
+std::optional<std::uint32_t> status_args(const nlohmann::json &args);
+
+} // namespace rdmablk::daemon

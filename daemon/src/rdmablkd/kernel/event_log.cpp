@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "kernel/event_log.hpp"
+
+#include <linux/rdmablk.h>
+
+#include "nl/names.hpp"
+
+namespace rdmablk::daemon {
+
+namespace {
+
+/* Builds the message and the fields together. */
+class RecordBuilder {
+public:
+	explicit RecordBuilder(LogRecord &record) : record_(record) {}
+
+	void add(std::string_view word, std::string field, std::string value)
+	{
+		record_.message += " " + std::string(word) + "=" + quote_value(value);
+		record_.fields.push_back({std::move(field), std::move(value)});
+	}
+
+private:
+	LogRecord &record_;
+};
+
+int priority_of(const nl::Event &event)
+{
+	if (event.type != RDMABLK_EVENT_DEVICE_STATE || !event.device)
+		return LOG_INFO;
+	switch (event.device->state) {
+	case RDMABLK_DEV_DEAD:
+		return LOG_ERR;
+	case RDMABLK_DEV_RECONNECTING:
+		return LOG_WARNING;
+	default:
+		return LOG_NOTICE;
+	}
+}
+
+void add_device(RecordBuilder &b, const nl::Event &event, const nl::Device &dev)
+{
+	b.add("dev", "RDMABLK_DEVICE", dev.name);
+	b.add("target", "RDMABLK_TARGET", nl::to_string(dev.target));
+	b.add("export", "RDMABLK_EXPORT", dev.export_name);
+	b.add("state", "RDMABLK_STATE", nl::dev_state_name(dev.state));
+	if (event.type == RDMABLK_EVENT_DEVICE_STATE && dev.reconnect_attempt) {
+		std::string attempt = std::to_string(dev.reconnect_attempt);
+		if (dev.reconnect_max)
+			attempt += "/" + std::to_string(dev.reconnect_max);
+		b.add("attempt", "RDMABLK_ATTEMPT", attempt);
+	}
+	if (event.type == RDMABLK_EVENT_DEVICE_RESIZED)
+		b.add("size", "RDMABLK_SIZE", std::to_string(dev.size));
+	if (dev.last_error && !dev.last_error->empty())
+		b.add("last_error", "RDMABLK_LAST_ERROR", *dev.last_error);
+}
+
+} // namespace
+
+std::string quote_value(std::string_view value)
+{
+	const bool plain = !value.empty() &&
+			   value.find_first_of(" \t\n\"\\=") == std::string_view::npos;
+	if (plain)
+		return std::string(value);
+	std::string out = "\"";
+	for (char c : value) {
+		if (c == '"' || c == '\\')
+			out += '\\';
+		out += c == '\n' ? ' ' : c;
+	}
+	return out + "\"";
+}
+
+LogRecord event_record(const nl::Event &event)
+{
+	LogRecord record;
+	record.priority = priority_of(event);
+	const std::string name = nl::event_name(event.type);
+	record.message = "event " + name;
+	record.fields.push_back({"RDMABLK_EVENT", name});
+	RecordBuilder b(record);
+	if (event.listener)
+		b.add("listener", "RDMABLK_LISTENER", nl::to_string(*event.listener));
+	if (event.export_ref) {
+		b.add("export", "RDMABLK_EXPORT", event.export_ref->name);
+		b.add("uuid", "RDMABLK_UUID", nl::to_string(event.export_ref->uuid));
+	}
+	if (event.device)
+		add_device(b, event, *event.device);
+	if (event.reason)
+		b.add("reason", "RDMABLK_REASON", *event.reason);
+	return record;
+}
+
+} // namespace rdmablk::daemon
