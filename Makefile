@@ -12,8 +12,10 @@
 #   make vmtest T=001  one VM test (number, name or path); T unset runs all;
 #                      KERNEL=debug runs it under the debug kernel lane
 #   make bench         rdmablk against nvme-rdma in a VM (BENCH_ARGS="--runtime 10")
-#   make install       module, programs, headers and docs (PREFIX, DESTDIR)
-#   make dkms-install  register the module with DKMS so it follows kernel updates
+#   make install       module, programs, headers and docs (PREFIX, DESTDIR);
+#                      the same as make install-module install-userspace
+#   make dkms-install  register the module with DKMS so it follows kernel
+#                      updates (then make install-userspace for the rest)
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -57,8 +59,12 @@ kunit: deps
 demo: module userspace
 	@scripts/demo.sh
 
-install: all
+install: install-module install-userspace
+
+install-module: module
 	$(MAKE) -C kmod modules_install INSTALL_MOD_PATH=$(DESTDIR)
+
+install-userspace: userspace
 	install -d $(DESTDIR)$(PREFIX)/include/linux
 	install -m 0644 uapi/linux/rdmablk.h uapi/linux/rdmablk_proto.h \
 		$(DESTDIR)$(PREFIX)/include/linux/
@@ -72,4 +78,4 @@ clean:
 	rm -rf $(BUILD)
 
 .PHONY: all deps module userspace check check-quick check-debug vmtest bench kunit demo \
-	install dkms-install clean
+	install install-module install-userspace dkms-install clean

@@ -11,6 +11,8 @@ PKGS=(
 	# kernel build tooling (module, KUnit under UML, sparse)
 	build-essential bc bison flex libelf-dev libssl-dev dwarves python3 sparse
 	kmod cpio xz-utils
+	# make dkms-install, exercised by the systemd boot test
+	dkms
 	# VM bench
 	qemu-system-x86 busybox-static iproute2 e2fsprogs util-linux
 	# udev and partitioning for the stable-name test
@@ -27,10 +29,14 @@ PKGS=(
 	fio nvme-cli
 )
 
+# One dpkg-query for all: each run reads the whole package database.
+declare -A installed=()
+while read -r p status; do
+	[ "$status" = "install ok installed" ] && installed[$p]=1
+done < <(dpkg-query -W -f='${Package} ${Status}\n' "${PKGS[@]}" 2>/dev/null || true)
 missing=()
 for p in "${PKGS[@]}"; do
-	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
-		missing+=("$p")
+	[ -n "${installed[$p]:-}" ] || missing+=("$p")
 done
 
 if [ "${#missing[@]}" -eq 0 ]; then

@@ -202,6 +202,8 @@ vm_write_conf() {
 		for kv in "$@"; do
 			printf 'export %s=%q\n' "${kv%%=*}" "${kv#*=}"
 		done
+		# Where /src is on the host: the build's outputs name that path.
+		printf 'export VM_HOST_REPO=%q\n' "$VM_REPO"
 		while IFS= read -r v; do
 			printf 'export %s=%q\n' "$v" "${!v}"
 		done < <(compgen -e | grep '^RDMABLK_' || true)
@@ -233,6 +235,7 @@ vm_qemu_argv() {
 	append+=" no_timer_check"
 	append+=" mitigations=off i8042.noaux i8042.nokbd 8250.nr_uarts=1"
 	append+=" ${RDMABLK_VM_KERNEL_APPEND:-} ${RDMABLK_VM_APPEND:-}"
+	[ ! -e "$dir/rootdisk.img" ] || append+=" rdmablk.rootdisk=rdmablk-root"
 	# shellcheck disable=SC2054 # commas separate QEMU sub-options
 	VM_ARGV=(
 		"$VM_QEMU" -name "rdmablk-$name"
@@ -252,7 +255,16 @@ vm_qemu_argv() {
 	[ "$name" = target ] && mac=52:54:00:c0:02:01 || mac=52:54:00:c0:02:02
 	# A disk that outlives the guest (vm_power_cycle): host file, raw.
 	if [ -e "$dir/disk.img" ]; then
-		VM_ARGV+=(-drive "file=$dir/disk.img,if=virtio,format=raw,cache=writeback")
+		# shellcheck disable=SC2054 # commas separate QEMU sub-options
+		VM_ARGV+=(-drive "file=$dir/disk.img,if=none,id=disk,format=raw,cache=writeback"
+			-device virtio-blk-pci,drive=disk,serial=rdmablk-data)
+	fi
+	# The root's upper layer on a disk, so the guest's writes survive its
+	# reboots (VM_ROOT_DISK_MB); the initramfs finds it by its serial.
+	if [ -e "$dir/rootdisk.img" ]; then
+		# shellcheck disable=SC2054
+		VM_ARGV+=(-drive "file=$dir/rootdisk.img,if=none,id=rootdisk,format=raw,cache=writeback"
+			-device virtio-blk-pci,drive=rootdisk,serial=rdmablk-root)
 	fi
 	case $net in
 	none) ;;
@@ -415,7 +427,7 @@ vm_report_excerpt() {
 
 # vm_run_test PATH: run one test; prints its PASS/FAIL line, returns 0/1.
 vm_run_test() {
-	local path=$1 name mode timeout ignore logdir start end elapsed gpath disk_mb
+	local path=$1 name mode timeout ignore logdir start end elapsed gpath disk_mb root_mb
 	local -a roles=() pids=()
 	name=$(basename "$path")
 	logdir=$VM_LOG_ROOT/$name
@@ -427,6 +439,7 @@ vm_run_test() {
 	timeout=$(vm_header_var "$path" VM_TIMEOUT)
 	ignore=$(vm_header_var "$path" VM_LOG_IGNORE)
 	disk_mb=$(vm_header_var "$path" VM_TARGET_DISK_MB)
+	root_mb=$(vm_header_var "$path" VM_ROOT_DISK_MB)
 	# VM_APPEND: more guest kernel command line for this test alone.
 	local RDMABLK_VM_APPEND="${RDMABLK_VM_APPEND:-} $(vm_header_var "$path" VM_APPEND)"
 	rm -rf "$logdir"
@@ -456,6 +469,13 @@ vm_run_test() {
 			# file that survives its power cycles.
 			if [ "$role" = target ] && [ -n "$disk_mb" ]; then
 				truncate -s "${disk_mb}M" "$dir/disk.img"
+			fi
+			# VM_ROOT_DISK_MB: each guest keeps its root's writes on
+			# an ext4 disk of that size, through its reboots.
+			if [ -n "$root_mb" ]; then
+				truncate -s "${root_mb}M" "$dir/rootdisk.img"
+				mkfs.ext4 -q -F -L rdmablk-root "$dir/rootdisk.img" ||
+					VM_REASONS+=("mkfs.ext4 of the root disk failed")
 			fi
 			case $role in
 			one) func=test_main ;;
@@ -510,8 +530,9 @@ vm_run_test() {
 }
 
 # vm_power_cycle LOGDIR ROLE PID SMP: kill the guest's QEMU (a power
-# failure: no shutdown, nothing flushed) and boot it again with VM_BOOT
-# counting up; its earlier console is kept as console.bootN.log. Sets VM_PID.
+# failure: no shutdown, nothing flushed; nothing left to kill after a
+# reboot) and boot it again with VM_BOOT counting up; its earlier console is
+# kept as console.bootN.log. Sets VM_PID.
 vm_power_cycle() {
 	local logdir=$1 role=$2 pid=$3 smp=$4 dir=$1/$2 boot net
 	kill -KILL "$pid" 2>/dev/null || true
@@ -520,7 +541,7 @@ vm_power_cycle() {
 	boot=${boot:-1}
 	mv -f "$dir/console.log" "$dir/console.boot$boot.log"
 	echo "export VM_BOOT=$((boot + 1))" >>"$dir/vm.conf"
-	rm -f "$logdir/shared/powercycle.$role"
+	rm -f "$logdir/shared/powercycle.$role" "$logdir/shared/reboot.$role"
 	[ "$role" = target ] && net=${VM_GUEST_NET[0]} || net=${VM_GUEST_NET[1]}
 	vm_start "$role" "$dir" "$logdir/shared" "$net" "$smp"
 }
@@ -545,6 +566,12 @@ vm_wait_guests() {
 				pids[i]=$VM_PID
 				live=1
 			elif vm_alive "$p"; then
+				live=1
+			elif [ "${#pids[@]}" -gt 1 ] && [ -e "$logdir/shared/reboot.$role" ]; then
+				# The guest rebooted itself (vm_reboot); QEMU runs
+				# with -no-reboot, so it ended: boot it again.
+				vm_power_cycle "$logdir" "$role" "$p" "$smp"
+				pids[i]=$VM_PID
 				live=1
 			elif [ "${#pids[@]}" -gt 1 ] && [ -z "${told[$i]:-}" ]; then
 				told[i]=1

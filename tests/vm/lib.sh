@@ -123,6 +123,23 @@ vm_power_cycle() {
 	sleep infinity
 }
 
+# vm_reboot: this guest reboots the way an admin's does (systemctl reboot:
+# services stopped, file systems unmounted), and the host boots it again
+# once it is down, running the same test function with VM_BOOT one higher.
+# Two-guest tests whose guests run systemd (VM_APPEND="rdmablk.init=systemd")
+# only; VM_ROOT_DISK_MB keeps the root's changes through the reboot.
+vm_reboot() {
+	[ -n "$(__vm_peer)" ] || fail "vm_reboot: two-guest tests only"
+	[ "$(cat /proc/1/comm)" = systemd ] ||
+		fail "vm_reboot: the guest's init is not systemd (VM_APPEND=rdmablk.init=systemd)"
+	dmesg >"$RESULTS/dmesg.boot${VM_BOOT:-1}" 2>&1
+	log "reboot (boot ${VM_BOOT:-1})"
+	: >"$SHARED/reboot.$RDMABLK_ROLE"
+	systemctl reboot --no-block || fail "systemctl reboot failed"
+	# systemd stops this test's unit on the way down.
+	sleep infinity
+}
+
 # vm_wait NAME [SECONDS]: wait (default 120 s) until NAME has been signalled,
 # then print the value given to vm_signal. Fails early if the other guest's
 # test already ended without signalling NAME. Under the debug kernel the

@@ -4,7 +4,7 @@
 # "cmake --install" (what "make install" runs) into a staging directory,
 # with prefixes other than the configured one: the programs and the units
 # land under that prefix, on systemd's search path, and the unit starts and
-# reloads the programs installed there, without CAP_SYS_MODULE.
+# reloads the programs installed there, without CAP_SYS_MODULE, in its sandbox.
 #
 #   install-test.sh BUILD_DIR
 set -eu
@@ -40,6 +40,10 @@ for prefix in /usr /opt/rdmablk; do
 	grep -qx "ExecReload=$prefix/sbin/rdmablkctl reload" "$unit" ||
 		bad "ExecReload: $(grep ^ExecReload= "$unit")"
 	! grep -n '^CapabilityBoundingSet=.*CAP_SYS_MODULE' "$unit" || bad "the unit keeps CAP_SYS_MODULE"
+	# The sandbox 061-systemd-boot runs the daemon in.
+	for line in SystemCallFilter=@system-service ProtectProc=invisible ProtectSystem=strict; do
+		grep -qx "$line" "$unit" || bad "the unit lacks $line"
+	done
 	[ -f "$root/lib/udev/rules.d/60-rdmablk.rules" ] || bad "udev rules not installed"
 	[ -f "$root/share/bash-completion/completions/rdmablkctl" ] || bad "bash completion not installed"
 	[ "$status" = 0 ] && echo "ok   prefix $prefix: programs, units (ExecStart, ExecReload), udev rules, completion"
