@@ -235,7 +235,7 @@ vm_qemu_argv() {
 	append+=" no_timer_check"
 	append+=" mitigations=off i8042.noaux i8042.nokbd 8250.nr_uarts=1"
 	append+=" ${RDMABLK_VM_KERNEL_APPEND:-} ${RDMABLK_VM_APPEND:-}"
-	[ ! -e "$dir/rootdisk.img" ] || append+=" rdmablk.rootdisk=rdmablk-root"
+	[ ! -e "$dir/rootdisk.img" ] || append+=" vmbench.rootdisk=rdmablk-root"
 	# shellcheck disable=SC2054 # commas separate QEMU sub-options
 	VM_ARGV=(
 		"$VM_QEMU" -name "rdmablk-$name"

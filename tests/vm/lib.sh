@@ -126,12 +126,12 @@ vm_power_cycle() {
 # vm_reboot: this guest reboots the way an admin's does (systemctl reboot:
 # services stopped, file systems unmounted), and the host boots it again
 # once it is down, running the same test function with VM_BOOT one higher.
-# Two-guest tests whose guests run systemd (VM_APPEND="rdmablk.init=systemd")
+# Two-guest tests whose guests run systemd (VM_APPEND="vmbench.init=systemd")
 # only; VM_ROOT_DISK_MB keeps the root's changes through the reboot.
 vm_reboot() {
 	[ -n "$(__vm_peer)" ] || fail "vm_reboot: two-guest tests only"
 	[ "$(cat /proc/1/comm)" = systemd ] ||
-		fail "vm_reboot: the guest's init is not systemd (VM_APPEND=rdmablk.init=systemd)"
+		fail "vm_reboot: the guest's init is not systemd (VM_APPEND=vmbench.init=systemd)"
 	dmesg >"$RESULTS/dmesg.boot${VM_BOOT:-1}" 2>&1
 	log "reboot (boot ${VM_BOOT:-1})"
 	: >"$SHARED/reboot.$RDMABLK_ROLE"

@@ -2,7 +2,7 @@
 # shellcheck shell=bash
 #
 # Helpers for the VM tests whose guests boot with systemd as PID 1
-# (VM_APPEND="rdmablk.init=systemd"; tests/vm/06x-*), sourced after
+# (VM_APPEND="vmbench.init=systemd"; tests/vm/06x-*), sourced after
 # tests/vm/lib.sh. There rdmablk is installed the way the README says, and
 # the programs run are the installed ones.
 
@@ -33,6 +33,10 @@ install_like_readme() {
 	dkms-install) how="dkms-install install-userspace" ;;
 	*) fail "install_like_readme: make-install or dkms-install, not '$1'" ;;
 	esac
+	# systemd must take the guest for a machine, as it would a server
+	# (in a container it skips steps of the boot and of the shutdown).
+	! systemd-detect-virt -q --container ||
+		fail "systemd takes this guest for a container: $(systemd-detect-virt --container)"
 	writable_tree
 	# shellcheck disable=SC2086 # $how is two targets for DKMS
 	(cd "$VM_HOST_REPO" && make $how) >"$RESULTS/make-install.log" 2>&1 ||
