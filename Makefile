@@ -2,7 +2,8 @@
 #
 # rdmablk top-level build.
 #
-#   make               build rdmablk.ko and the userspace programs
+#   make               build rdmablk.ko, rdmablkd and rdmablkctl
+#   make userspace     also the unit tests and the test tools
 #   make demo          boot a VM and show rdmablk working end to end
 #   make check         every test: GoogleTest, KUnit, VM, and the debug kernel
 #                      lane's selftest and chosen tests; ends "N passed, M failed"
@@ -26,7 +27,13 @@ BUILD := build
 USER_BUILD := $(BUILD)/userspace
 ASAN_BUILD := $(BUILD)/asan
 
-all: module userspace
+# What make builds and make install installs: the module, rdmablkd and
+# rdmablkctl. The unit tests and the test tools (make userspace) are for
+# make check and the VM tests.
+PROGRAMS := rdmablkd rdmablkctl
+VM_PROGRAMS := $(PROGRAMS) rdmablk-nl rdmablk-hostile rdmablk-hostile-target
+
+all: module programs
 
 deps:
 	@scripts/install-deps.sh
@@ -34,9 +41,23 @@ deps:
 module: deps
 	$(MAKE) -C kmod
 
+# CMAKE_ARGS: more cache settings (make check: -DRDMABLK_WERROR=ON).
+USER_CONFIGURE = cmake -S daemon -B $(USER_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	-DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_ARGS) >/dev/null
+
+# Every userspace target: programs, test tools and unit tests.
 userspace: deps
-	cmake -S daemon -B $(USER_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
+	$(USER_CONFIGURE)
 	cmake --build $(USER_BUILD) -j$(JOBS)
+
+programs: deps
+	$(USER_CONFIGURE)
+	cmake --build $(USER_BUILD) -j$(JOBS) --target $(PROGRAMS)
+
+# What the guests of the VM tests, the demo and the benchmark run.
+vm-programs: deps
+	$(USER_CONFIGURE)
+	cmake --build $(USER_BUILD) -j$(JOBS) --target $(VM_PROGRAMS)
 
 check: deps
 	@scripts/check.sh all
@@ -47,16 +68,16 @@ check-quick: deps
 check-debug: deps
 	@scripts/check.sh debug
 
-vmtest: module userspace
+vmtest: module vm-programs
 	@RDMABLK_SKIP_DEPS=1 tests/vm/run $(if $(KERNEL),--kernel $(KERNEL)) $(T)
 
-bench: module userspace
+bench: module vm-programs
 	@RDMABLK_SKIP_DEPS=1 scripts/bench $(BENCH_ARGS)
 
 kunit: deps
 	@scripts/kunit.sh
 
-demo: module userspace
+demo: module vm-programs
 	@scripts/demo.sh
 
 install: install-module install-userspace
@@ -64,7 +85,7 @@ install: install-module install-userspace
 install-module: module
 	$(MAKE) -C kmod modules_install INSTALL_MOD_PATH=$(DESTDIR)
 
-install-userspace: userspace
+install-userspace: programs
 	install -d $(DESTDIR)$(PREFIX)/include/linux
 	install -m 0644 uapi/linux/rdmablk.h uapi/linux/rdmablk_proto.h \
 		$(DESTDIR)$(PREFIX)/include/linux/
@@ -77,5 +98,5 @@ clean:
 	-$(MAKE) -C kmod clean
 	rm -rf $(BUILD)
 
-.PHONY: all deps module userspace check check-quick check-debug vmtest bench kunit demo \
+.PHONY: all deps module userspace programs vm-programs check check-quick check-debug vmtest bench kunit demo \
 	install install-module install-userspace dkms-install clean

@@ -23,9 +23,9 @@ writable_tree() {
 # install_like_readme make-install|dkms-install: the README's install
 # section: make install (or make dkms-install install-userspace), depmod -a, systemctl
 # daemon-reload, systemctl enable --now rdmablkd. The README's "make" comes
-# first there; make install runs it again (all is its prerequisite), so it
-# is run once here, as part of make install: under TCG each run costs
-# minutes.
+# first there; make install builds the same (the module, rdmablkd and
+# rdmablkctl), so it is run once here, as part of make install: under TCG
+# each run costs minutes, even when it only checks that all is built.
 install_like_readme() {
 	local how
 	case $1 in

@@ -61,8 +61,8 @@ std::string check_address(std::string_view address)
 		return "the address is longer than " + std::to_string(RDMABLK_ADDR_MAX_LEN - 1) +
 		       " characters";
 	if (!canonical_address(address))
-		return "\"" + std::string(address) +
-		       "\" is not an IPv4 or IPv6 address (names are not resolved)";
+		return std::string(1, '"').append(address).append(
+			"\" is not an IPv4 or IPv6 address (names are not resolved)");
 	return {};
 }
 
