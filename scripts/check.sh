@@ -206,9 +206,10 @@ vm_tests() {
 		[ -f "$t" ] || continue
 		grep -qx 'VM_CHECK=no' "$t" || tests+=("$t")
 	done
-	# One test at a time: side by side (-j 2, one vCPU a guest) the layer
-	# took as long and twice the CPU time, and the debug kernel's build
-	# fills the CPU time a lone test leaves idle.
+	# One test at a time: side by side (-j 2, one vCPU a guest) the tests
+	# end sooner but keep both CPUs busy, and the debug kernel, which
+	# builds in the CPU time a lone test leaves idle, would build after
+	# them instead (docs/testing.md).
 	tests/vm/run "${tests[@]}" 2>&1 | tee build/check/vm.log
 	record_vm vm build/check/vm.log "${#tests[@]}"
 
