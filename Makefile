@@ -42,23 +42,25 @@ deps:
 module: deps
 	$(MAKE) -C kmod
 
-# CMAKE_ARGS: more cache settings (make check: -DRDMABLK_WERROR=ON).
-USER_CONFIGURE = cmake -S daemon -B $(USER_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	-DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_ARGS) >/dev/null
+# $(call user_build[,TARGETS]): configure $(USER_BUILD) and build TARGETS
+# (every target when empty). CMAKE_ARGS: more cache settings (make check:
+# -DRDMABLK_WERROR=ON).
+define user_build
+	cmake -S daemon -B $(USER_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_ARGS) >/dev/null
+	cmake --build $(USER_BUILD) -j$(JOBS) $(if $(1),--target $(1))
+endef
 
 # Every userspace target: programs, test tools and unit tests.
 userspace: deps
-	$(USER_CONFIGURE)
-	cmake --build $(USER_BUILD) -j$(JOBS)
+	$(call user_build)
 
 programs: deps
-	$(USER_CONFIGURE)
-	cmake --build $(USER_BUILD) -j$(JOBS) --target $(PROGRAMS)
+	$(call user_build,$(PROGRAMS))
 
 # What the guests of the VM tests, the demo and the benchmark run.
 vm-programs: deps
-	$(USER_CONFIGURE)
-	cmake --build $(USER_BUILD) -j$(JOBS) --target $(VM_PROGRAMS)
+	$(call user_build,$(VM_PROGRAMS))
 
 check: deps
 	@scripts/check.sh all
