@@ -514,10 +514,19 @@ vm_run_test() {
 
 	end=$SECONDS
 	elapsed=$((end - start))
+	vm_verdict "$name" "$logdir" "$elapsed"
+}
+
+# vm_verdict NAME LOGDIR SECONDS: the PASS or FAIL line of a test judged
+# into VM_REASONS, with the kernel's reports under a FAIL; returns 0/1.
+vm_verdict() {
+	local name=$1 logdir=$2 elapsed=$3
 	if [ "${#VM_REASONS[@]}" -eq 0 ]; then
 		echo "PASS $name (${elapsed}s)"
+		[ -z "${VM_TALLY:-}" ] || echo "PASS $name" >>"$VM_TALLY"
 		return 0
 	fi
+	[ -z "${VM_TALLY:-}" ] || echo "FAIL $name" >>"$VM_TALLY"
 	local IFS=';'
 	local reasons="${VM_REASONS[*]}"
 	echo "FAIL $name (${elapsed}s): ${reasons//;/; } -- logs: ${logdir#"$PWD"/}"
@@ -527,6 +536,117 @@ vm_run_test() {
 		sed 's/^/    /' "$report"
 	done < <(find "$logdir" -maxdepth 2 -name kernel-report.txt -size +0 | sort)
 	return 1
+}
+
+# vm_shareable PATH: true if the test can share a guest with others
+# (vm_run_batch): a valid one-guest test with nothing of its own on the
+# kernel command line, no disk and no VM_SHARE=no.
+vm_shareable() {
+	local path=$1 v
+	[ -x "$path" ] && grep -q '^# PROVES: ' "$path" || return 1
+	[[ $(vm_header_var "$path" VM_TIMEOUT) =~ ^[1-9][0-9]*$ ]] || return 1
+	[ "$(vm_header_var "$path" VM_MODE)" = one ] || return 1
+	for v in VM_APPEND VM_TARGET_DISK_MB VM_ROOT_DISK_MB; do
+		[ -z "$(vm_header_var "$path" "$v")" ] || return 1
+	done
+	[ "$(vm_header_var "$path" VM_SHARE)" != no ]
+}
+
+# vm_run_batch PATH...: one-guest tests (vm_shareable) one after the other in
+# one guest, saving a boot each (about 15 s, 45 s under the debug kernel);
+# scripts/vm/guest-init resets the guest between two and gives each test its
+# own results, time limit and kernel log, judged as vm_run_test judges them.
+# A test that ends the guest (a crash, its time limit) or leaves what the
+# guest cannot undo ends it; the tests after it run in a new guest. Prints a
+# PASS/FAIL line per test; returns 1 if any failed.
+vm_run_batch() {
+	local -a todo=("$@")
+	local rc=0
+	while [ "${#todo[@]}" -gt 0 ]; do
+		vm_batch_guest "${todo[@]}" || rc=1
+		todo=("${VM_BATCH_LEFT[@]}")
+	done
+	return "$rc"
+}
+
+# vm_batch_guest PATH...: boot one shared guest for the tests; those it did
+# not start are left in VM_BATCH_LEFT.
+vm_batch_guest() {
+	local -a paths=("$@") names=() timeouts=()
+	local bdir i t name timeout scale=${RDMABLK_VM_TIMEOUT_SCALE:-1} pid
+	local cur=-1 now deadline rc=0 took logdir
+	VM_BATCH_LEFT=()
+	bdir=$VM_LOG_ROOT/shared-guest.$(basename "$1")
+	rm -rf "$bdir"
+	mkdir -p "$bdir/shared"
+	for t in "${paths[@]}"; do
+		name=$(basename "$t")
+		timeout=$(($(vm_header_var "$t" VM_TIMEOUT) * scale))
+		names+=("$name")
+		timeouts+=("$timeout")
+		case $t in
+		"$VM_REPO"/*) echo "$name /src/${t#"$VM_REPO"/} $timeout" ;;
+		*) cp "$t" "$bdir/$name.script" && echo "$name /results/$name.script $timeout" ;;
+		esac
+	done >"$bdir/batch.list"
+	vm_write_conf "$bdir" VM_ROLE=one VM_NET=one VM_MODE=one \
+		VM_BATCH=/results/batch.list VM_TEST="shared guest" VM_FUNC=test_main
+	vm_start one "$bdir" "$bdir/shared" none "${RDMABLK_VM_SMP:-2}"
+	pid=$VM_PID
+	# The boot and the bench's setup: as long as the longest test may take.
+	deadline=$(($(date +%s) + 300 * scale))
+	while vm_alive "$pid"; do
+		for ((i = cur + 1; i < ${#names[@]}; i++)); do
+			[ -e "$bdir/${names[i]}/started" ] || break
+			cur=$i
+			deadline=$(($(date +%s) + timeouts[i]))
+		done
+		now=$(date +%s)
+		if [ "$now" -ge "$deadline" ]; then
+			vm_kill "$pid"
+			[ "$cur" -lt 0 ] || echo "killed by the host at the time limit" >"$bdir/${names[cur]}/host-timeout"
+			break
+		fi
+		sleep 0.2
+	done
+	wait "$pid" 2>/dev/null || true
+	VM_PIDS=()
+
+	for ((i = 0; i < ${#names[@]}; i++)); do
+		name=${names[i]}
+		t=$bdir/$name
+		# Not started after one that was: the guest could not be reset.
+		if [ ! -e "$t/started" ] && [ "$i" -gt 0 ]; then
+			VM_BATCH_LEFT=("${paths[@]:i}")
+			break
+		fi
+		logdir=$VM_LOG_ROOT/$name
+		rm -rf "$logdir"
+		mkdir -p "$t"
+		mv "$t" "$logdir"
+		echo "${bdir#"$PWD"/}" >"$logdir/shared-guest"
+		VM_REASONS=()
+		VM_TIMED_OUT=0
+		[ ! -e "$logdir/host-timeout" ] || VM_TIMED_OUT=1
+		if [ ! -e "$logdir/exit-code" ]; then
+			# The guest ended while this test ran: what the console
+			# saw from its start on is its log.
+			sed -n "/vm-init: .* running $name /,\$p" "$bdir/console.log" >"$logdir/console.log"
+			[ -e "$logdir/started" ] || cp "$bdir/console.log" "$logdir/console.log"
+			[ ! -s "$bdir/setup-failed" ] || cp "$bdir/setup-failed" "$logdir/"
+			[ ! -s "$bdir/qemu.log" ] || cp "$bdir/qemu.log" "$logdir/"
+		fi
+		vm_judge_guest "$logdir" one "$(vm_header_var "${paths[i]}" VM_LOG_IGNORE)"
+		[ "$VM_TIMED_OUT" = 0 ] || VM_REASONS=("timed out after ${timeouts[i]}s (VM_TIMEOUT)" "${VM_REASONS[@]}")
+		took=$(cat "$logdir/took" 2>/dev/null || echo "?")
+		vm_verdict "$name" "$logdir" "$took" || rc=1
+		# A test during which the guest ended: the rest need a new one.
+		if [ ! -e "$logdir/exit-code" ] || [ -e "$logdir/guest-timeout" ]; then
+			VM_BATCH_LEFT=("${paths[@]:i+1}")
+			break
+		fi
+	done
+	return "$rc"
 }
 
 # vm_power_cycle LOGDIR ROLE PID SMP: kill the guest's QEMU (a power
