@@ -6,8 +6,8 @@
 #   make userspace     also the unit tests and the test tools
 #   make demo          boot a VM and show rdmablk working end to end
 #   make check         GoogleTest, KUnit, the VM tests (but those marked
-#                      VM_CHECK=no), and the debug kernel lane's selftest;
-#                      ends "N passed, M failed"
+#                      VM_CHECK=no), and the debug kernel lane: its selftest
+#                      and the tests marked check; ends "N passed, M failed"
 #   make check-quick   GoogleTest, KUnit and the static checks, no VM
 #   make check-debug   the whole debug kernel lane: KASAN + lockdep + kmemleak +
 #                      UBSAN, every test of tests/vm/debug-lane.list
