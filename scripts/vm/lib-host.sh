@@ -425,6 +425,25 @@ vm_report_excerpt() {
 		LC_ALL=C grep -a -E '\[ *[0-9]+\.[0-9]{6}\]' | head -n 40
 }
 
+# vm_header_problem PATH: what makes PATH no valid test (not executable, no
+# PROVES line, no VM_TIMEOUT in seconds), or nothing.
+vm_header_problem() {
+	if [ ! -x "$1" ]; then
+		echo "not executable"
+	elif ! grep -q '^# PROVES: ' "$1"; then
+		echo "missing '# PROVES:' header"
+	elif [[ ! $(vm_header_var "$1" VM_TIMEOUT) =~ ^[1-9][0-9]*$ ]]; then
+		echo "VM_TIMEOUT missing or not a number of seconds"
+	fi
+}
+
+# vm_guest_margin TIMEOUT: how long before a test's time limit its guest
+# gives up on it (15 s; a quarter of limits up to 60 s), so that the
+# guest's kernel log still reaches the results before the host kills it.
+vm_guest_margin() {
+	echo $(($1 > 60 ? 15 : $1 / 4))
+}
+
 # vm_run_test PATH: run one test; prints its PASS/FAIL line, returns 0/1.
 vm_run_test() {
 	local path=$1 name mode timeout ignore logdir start end elapsed gpath disk_mb root_mb
@@ -447,13 +466,9 @@ vm_run_test() {
 	if [[ $timeout =~ ^[1-9][0-9]*$ ]] && [ "${RDMABLK_VM_TIMEOUT_SCALE:-1}" != 1 ]; then
 		timeout=$((timeout * RDMABLK_VM_TIMEOUT_SCALE))
 	fi
-	if [ ! -x "$path" ]; then
-		VM_REASONS+=("not executable")
-	elif ! grep -q '^# PROVES: ' "$path"; then
-		VM_REASONS+=("missing '# PROVES:' header")
-	elif [[ ! $timeout =~ ^[1-9][0-9]*$ ]]; then
-		VM_REASONS+=("VM_TIMEOUT missing or not a number of seconds")
-	fi
+	local problem
+	problem=$(vm_header_problem "$path")
+	[ -z "$problem" ] || VM_REASONS+=("$problem")
 	case $mode in
 	one) roles=(one) ;;
 	two) roles=(target initiator) ;;
@@ -486,7 +501,7 @@ vm_run_test() {
 			# its kernel log still reaches the results directory.
 			vm_write_conf "$dir" VM_ROLE="$role" VM_NET="$role" VM_SCRIPT="$gpath" \
 				VM_FUNC="$func" VM_TEST="$name" VM_MODE="$mode" \
-				VM_DEADLINE=$((deadline - (timeout > 60 ? 15 : timeout / 4)))
+				VM_DEADLINE=$((deadline - $(vm_guest_margin "$timeout")))
 		done
 		if [ "$mode" = one ]; then
 			vm_start one "$logdir" "$logdir/shared" none "${RDMABLK_VM_SMP:-2}"
@@ -543,8 +558,7 @@ vm_verdict() {
 # kernel command line, no disk and no VM_SHARE=no.
 vm_shareable() {
 	local path=$1 v
-	[ -x "$path" ] && grep -q '^# PROVES: ' "$path" || return 1
-	[[ $(vm_header_var "$path" VM_TIMEOUT) =~ ^[1-9][0-9]*$ ]] || return 1
+	[ -z "$(vm_header_problem "$path")" ] || return 1
 	[ "$(vm_header_var "$path" VM_MODE)" = one ] || return 1
 	for v in VM_APPEND VM_TARGET_DISK_MB VM_ROOT_DISK_MB; do
 		[ -z "$(vm_header_var "$path" "$v")" ] || return 1
@@ -573,7 +587,7 @@ vm_run_batch() {
 # not start are left in VM_BATCH_LEFT.
 vm_batch_guest() {
 	local -a paths=("$@") names=() timeouts=()
-	local bdir i t name timeout scale=${RDMABLK_VM_TIMEOUT_SCALE:-1} pid
+	local bdir i t name timeout limit scale=${RDMABLK_VM_TIMEOUT_SCALE:-1} pid
 	local cur=-1 now deadline rc=0 took logdir
 	VM_BATCH_LEFT=()
 	bdir=$VM_LOG_ROOT/shared-guest.$(basename "$1")
@@ -584,9 +598,11 @@ vm_batch_guest() {
 		timeout=$(($(vm_header_var "$t" VM_TIMEOUT) * scale))
 		names+=("$name")
 		timeouts+=("$timeout")
+		# The guest's own limit for the test: a little shorter.
+		limit=$((timeout - $(vm_guest_margin "$timeout")))
 		case $t in
-		"$VM_REPO"/*) echo "$name /src/${t#"$VM_REPO"/} $timeout" ;;
-		*) cp "$t" "$bdir/$name.script" && echo "$name /results/$name.script $timeout" ;;
+		"$VM_REPO"/*) echo "$name /src/${t#"$VM_REPO"/} $limit" ;;
+		*) cp "$t" "$bdir/$name.script" && echo "$name /results/$name.script $limit" ;;
 		esac
 	done >"$bdir/batch.list"
 	vm_write_conf "$bdir" VM_ROLE=one VM_NET=one VM_MODE=one \
@@ -628,11 +644,13 @@ vm_batch_guest() {
 		VM_REASONS=()
 		VM_TIMED_OUT=0
 		[ ! -e "$logdir/host-timeout" ] || VM_TIMED_OUT=1
-		if [ ! -e "$logdir/exit-code" ]; then
+		if [ -e "$logdir/started" ] && [ ! -e "$logdir/exit-code" ]; then
 			# The guest ended while this test ran: what the console
 			# saw from its start on is its log.
 			sed -n "/vm-init: .* running $name /,\$p" "$bdir/console.log" >"$logdir/console.log"
-			[ -e "$logdir/started" ] || cp "$bdir/console.log" "$logdir/console.log"
+		elif [ ! -e "$logdir/started" ]; then
+			# The guest ended before its first test: its boot.
+			cp "$bdir/console.log" "$logdir/console.log"
 			[ ! -s "$bdir/setup-failed" ] || cp "$bdir/setup-failed" "$logdir/"
 			[ ! -s "$bdir/qemu.log" ] || cp "$bdir/qemu.log" "$logdir/"
 		fi
