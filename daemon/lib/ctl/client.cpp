@@ -79,20 +79,34 @@ Response Client::call(const Request &request, std::chrono::milliseconds timeout)
 	const auto deadline = Clock::now() + timeout;
 	send_all(fd_.get(), to_line(to_json(request)), deadline);
 
+	std::optional<std::string> line = read_line(deadline);
+	if (!line)
+		fail_errno(ECONNRESET, "rdmablkd closed the connection without answering");
+	return parse_response_line(*line);
+}
+
+std::optional<std::string> Client::next_line()
+{
+	return read_line(std::nullopt);
+}
+
+std::optional<std::string> Client::read_line(std::optional<Clock::time_point> deadline)
+{
 	for (;;) {
 		if (auto line = framer_.next_line())
-			return parse_response_line(*line);
+			return line;
 
-		wait_for(fd_.get(), POLLIN, deadline);
+		if (deadline)
+			wait_for(fd_.get(), POLLIN, *deadline);
 		char buf[65536];
-		const ssize_t n = ::recv(fd_.get(), buf, sizeof(buf), MSG_DONTWAIT);
+		const ssize_t n = ::recv(fd_.get(), buf, sizeof(buf), deadline ? MSG_DONTWAIT : 0);
 		if (n < 0) {
 			if (errno == EINTR || errno == EAGAIN)
 				continue;
 			fail_errno(errno, "receive from rdmablkd");
 		}
 		if (n == 0)
-			fail_errno(ECONNRESET, "rdmablkd closed the connection without answering");
+			return std::nullopt;
 		framer_.feed(std::string_view(buf, static_cast<std::size_t>(n)));
 	}
 }

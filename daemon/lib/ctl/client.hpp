@@ -6,6 +6,7 @@
 #pragma once
 
 #include <chrono>
+#include <optional>
 #include <string>
 
 #include "ctl/fd.hpp"
@@ -33,9 +34,22 @@ public:
 	 */
 	Response call(const Request &request, std::chrono::milliseconds timeout);
 
+	/*
+	 * The next line the daemon sends, without its '\n', waiting as long
+	 * as it takes (a monitor's events); nullopt when the daemon closed
+	 * the connection. Throws std::system_error and ProtocolError (a line
+	 * too long).
+	 */
+	std::optional<std::string> next_line();
+
 	int fd() const noexcept { return fd_.get(); }
 
 private:
+	using Clock = std::chrono::steady_clock;
+
+	/* The next line; waits until @deadline (ETIMEDOUT), or for ever. */
+	std::optional<std::string> read_line(std::optional<Clock::time_point> deadline);
+
 	UniqueFd fd_;
 	LineFramer framer_;
 };

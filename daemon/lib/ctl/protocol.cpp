@@ -157,4 +157,18 @@ Response parse_response_line(std::string_view line)
 	return response_from_json(parse_line(line, "response"));
 }
 
+std::string event_line(const json &event)
+{
+	return to_line(json{{"event", event}});
+}
+
+json parse_event_line(std::string_view line)
+{
+	json j = parse_line(line, "event");
+	if (!j.is_object() || !j.contains("event") || !j["event"].is_object() ||
+	    !j["event"].contains("type") || !j["event"]["type"].is_string())
+		throw ProtocolError("an event line needs an object \"event\" with a string \"type\"");
+	return std::move(j["event"]);
+}
+
 } // namespace rdmablk::ctl

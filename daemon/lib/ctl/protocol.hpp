@@ -37,6 +37,14 @@ inline constexpr const char *bad_config = "bad-config";
 inline constexpr const char *internal = "internal";
 } // namespace code
 
+/*
+ * The request that turns a connection into a monitor: the daemon answers
+ * it like any other, then sends one event line ({"event": {...}}) for each
+ * kernel event as it happens, until the client hangs up. The connection
+ * takes no further request.
+ */
+inline constexpr const char *monitor_cmd = "monitor";
+
 struct Request {
 	std::string cmd;
 	nlohmann::json args = nlohmann::json::object();
@@ -80,5 +88,10 @@ std::string to_line(const nlohmann::json &json);
 /* One received line (without its '\n') parsed; throws ProtocolError. */
 Request parse_request_line(std::string_view line);
 Response parse_response_line(std::string_view line);
+
+/* @event (an object with at least "type") as a monitor's event line. */
+std::string event_line(const nlohmann::json &event);
+/* The event of a monitor's event line; throws ProtocolError. */
+nlohmann::json parse_event_line(std::string_view line);
 
 } // namespace rdmablk::ctl

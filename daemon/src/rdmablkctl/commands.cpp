@@ -197,6 +197,15 @@ std::vector<Command> add_commands(CLI::App &app, Raw &raw)
 		->type_name("");
 	commands.push_back({status, status_request});
 
+	CLI::App *monitor = command(
+		app, "monitor",
+		"Print the kernel's events (device states, reconnects, exports and listeners "
+		"removed) as they happen, one line each; -o json: one JSON object a line",
+		raw);
+	monitor->add_option("--count", raw.count, "Exit after N events (default: run until stopped)")
+		->type_name("N");
+	commands.push_back({monitor, without_args(ctl::monitor_cmd)});
+
 	CLI::App *hostid =
 		command(app, "hostid", "Print this host's id (for 'export add --allow')", raw);
 	commands.push_back({hostid, without_args("hostid")});

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -35,6 +36,9 @@ struct Invocation {
 	Output output = Output::text;
 	std::string socket;
 	std::chrono::milliseconds timeout = default_timeout;
+	/* monitor: stream events after the answer; end after @count of them (0: never). */
+	bool monitor = false;
+	std::uint64_t count = 0;
 };
 
 /* How the run ends: what goes to stdout, the one line for stderr, the status. */

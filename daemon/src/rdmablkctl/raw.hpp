@@ -31,6 +31,9 @@ struct Raw {
 	std::string ctrl_loss_tmo;
 	std::string fast_io_fail_tmo;
 	std::string keepalive_tmo;
+
+	/* monitor --count */
+	std::string count;
 };
 
 } // namespace rdmablk::rdmablkctl

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "run.hpp"
 
+#include <iostream>
 #include <optional>
 #include <system_error>
 
 #include "ctl/client.hpp"
+#include "monitor.hpp"
 #include "render.hpp"
 
 namespace rdmablk::rdmablkctl {
@@ -18,6 +20,8 @@ Outcome run(const Invocation &invocation)
 		return cannot_reach(invocation.socket, e.code());
 	}
 
+	if (invocation.monitor)
+		return monitor(invocation, *client, std::cout);
 	try {
 		return render(invocation, client->call(invocation.request, invocation.timeout));
 	} catch (const std::system_error &e) {

@@ -17,6 +17,7 @@
 
 #include "config/atomic_file.hpp"
 #include "host_identity.hpp"
+#include "kernel/event_log.hpp"
 #include "kernel/kernel_probe.hpp"
 #include "nl/error.hpp"
 
@@ -202,12 +203,20 @@ bool Daemon::subscribed() const
 void Daemon::on_events()
 {
 	try {
-		for (const nl::Event &event : monitor_->read())
+		for (const nl::Event &event : monitor_->read()) {
+			nlohmann::json j = event_json(event);
+			j["time"] = utc_timestamp(std::chrono::system_clock::now());
+			server_->publish(j);
 			engine_->on_event(event);
+		}
 	} catch (const nl::Error &e) {
 		/* Events lost (ENOBUFS) or unreadable: compare with the kernel instead. */
 		log_.warning(std::string("reading kernel events: ") + e.what() +
 			     "; comparing with the kernel");
+		server_->publish({{"type", "events-lost"},
+				  {"time", utc_timestamp(std::chrono::system_clock::now())},
+				  {"message", std::string("rdmablkd missed kernel events (") +
+						      e.what() + "); 'rdmablkctl status' shows the state"}});
 		engine_->request_pass();
 	}
 }

@@ -129,6 +129,22 @@ TEST(Protocol, InvalidUtf8IsReplacedNotThrown)
 	EXPECT_NO_THROW(parse_response_line(std::string_view(line).substr(0, line.size() - 1)));
 }
 
+TEST(Protocol, EventLineRoundTrip)
+{
+	const nlohmann::json event = {{"type", "device-state"}, {"dev", "rdmablk0"}};
+	const std::string line = event_line(event);
+	ASSERT_EQ(line.back(), '\n');
+	EXPECT_EQ(nlohmann::json::parse(line), (nlohmann::json{{"event", event}}));
+	EXPECT_EQ(parse_event_line(std::string_view(line).substr(0, line.size() - 1)), event);
+}
+
+TEST(Protocol, LinesThatAreNotEventsAreProtocolErrors)
+{
+	for (const char *line : {"not json", "[]", R"({"ok": true})", R"({"event": 1})",
+				 R"({"event": {}})", R"({"event": {"type": 7}})"})
+		EXPECT_THROW(parse_event_line(line), ProtocolError) << line;
+}
+
 TEST(Protocol, DefaultSocketPathHonoursEnvironment)
 {
 	::unsetenv("RDMABLK_SOCKET");

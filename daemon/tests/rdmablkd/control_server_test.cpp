@@ -8,9 +8,11 @@
 #include <cstring>
 #include <filesystem>
 #include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
 
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/stat.h>
@@ -61,7 +63,17 @@ protected:
 				received_++;
 				if (r.cmd == "later")
 					later_ = reply;
-				else if (r.cmd == "stop") {
+				else if (r.cmd == "emit") {
+					server_->publish(r.args);
+					reply(ctl::ok({}));
+				} else if (r.cmd == "flood") {
+					/* Each far beyond a socket buffer's share of max_line. */
+					for (int i = 0; i < flood_events; i++)
+						server_->publish({{"type", "flood"},
+								  {"n", i},
+								  {"pad", std::string(100000, 'x')}});
+					reply(ctl::ok({}));
+				} else if (r.cmd == "stop") {
 					reply(ctl::ok({}));
 					loop_.stop();
 				} else
@@ -107,7 +119,40 @@ protected:
 	std::unique_ptr<ControlServer> server_;
 	std::atomic<int> received_{0};
 	ControlServer::Reply later_;
+	static constexpr int flood_events = 40;
 };
+
+/* A connection on the socket at @path, sent @text. */
+ctl::UniqueFd raw_client(const std::string &path, const std::string &text)
+{
+	ctl::UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+	sockaddr_un addr{};
+	addr.sun_family = AF_UNIX;
+	path.copy(addr.sun_path, sizeof(addr.sun_path) - 1);
+	EXPECT_EQ(::connect(fd.get(), reinterpret_cast<sockaddr *>(&addr), sizeof(addr)), 0);
+	EXPECT_EQ(::write(fd.get(), text.data(), text.size()), static_cast<ssize_t>(text.size()));
+	return fd;
+}
+
+/* What @fd receives until it has been silent for @quiet (or closed): whole lines. */
+std::vector<std::string> lines_until_quiet(int fd, std::chrono::milliseconds quiet)
+{
+	std::string got;
+	char buf[65536];
+	for (;;) {
+		pollfd pfd{fd, POLLIN, 0};
+		if (::poll(&pfd, 1, static_cast<int>(quiet.count())) <= 0)
+			break;
+		const ssize_t n = ::read(fd, buf, sizeof(buf));
+		if (n <= 0)
+			break;
+		got.append(buf, static_cast<std::size_t>(n));
+	}
+	std::vector<std::string> lines;
+	for (std::size_t at = 0, nl; (nl = got.find('\n', at)) != std::string::npos; at = nl + 1)
+		lines.push_back(got.substr(at, nl - at));
+	return lines;
+}
 
 TEST_F(ControlServerTest, SocketIsRootsOnlyInAnOpenDirectory)
 {
@@ -220,6 +265,76 @@ TEST_F(ControlServerTest, AnswerToAClientThatLeftIsDropped)
 	ASSERT_TRUE(later_);
 	later_(ctl::ok({})); /* no connection to write to: nothing happens */
 	EXPECT_LE(server_->clients(), 1u);
+}
+
+TEST_F(ControlServerTest, AMonitorGetsEveryEventInOrderAndNoFurtherRequest)
+{
+	if (!root())
+		GTEST_SKIP() << "needs root";
+	std::optional<ctl::Response> subscribed;
+	std::vector<nlohmann::json> events;
+	std::optional<ctl::Response> further;
+	bool closed = false;
+	serve([&] {
+		ctl::Client watcher = ctl::Client::connect(path_);
+		subscribed = watcher.call({ctl::monitor_cmd, {}}, 1s);
+		ctl::Client other = ctl::Client::connect(path_);
+		for (int i = 0; i < 3; i++)
+			other.call({"emit", {{"type", "t"}, {"n", i}}}, 1s);
+		for (int i = 0; i < 3; i++)
+			events.push_back(ctl::parse_event_line(*watcher.next_line()));
+		further = watcher.call({"list", {}}, 1s);
+		closed = !watcher.next_line();
+	});
+	ASSERT_TRUE(subscribed);
+	EXPECT_TRUE(subscribed->ok);
+	EXPECT_EQ(subscribed->result["monitoring"], true);
+	ASSERT_EQ(events.size(), 3u);
+	for (int i = 0; i < 3; i++) {
+		EXPECT_EQ(events[i]["type"], "t");
+		EXPECT_EQ(events[i]["n"], i);
+	}
+	ASSERT_TRUE(further);
+	ASSERT_FALSE(further->ok);
+	EXPECT_EQ(further->error->code, "invalid-argument");
+	EXPECT_TRUE(closed) << "the monitor connection stayed open after a further request";
+	/* The three emits and the stop: neither the monitor request nor the further one. */
+	EXPECT_EQ(received_, 4) << "the handler saw the monitor request or the further one";
+}
+
+TEST_F(ControlServerTest, AMonitorThatDoesNotReadIsToldHowManyEventsItLost)
+{
+	if (!root())
+		GTEST_SKIP() << "needs root";
+	std::vector<std::string> first, second;
+	serve([&] {
+		const ctl::UniqueFd watcher =
+			raw_client(path_, ctl::to_line(ctl::to_json(ctl::Request{ctl::monitor_cmd, {}})));
+		ctl::Client other = ctl::Client::connect(path_);
+		/* The answer to the monitor request first: subscribed before the flood. */
+		pollfd pfd{watcher.get(), POLLIN, 0};
+		ASSERT_EQ(::poll(&pfd, 1, 1000), 1);
+		other.call({"flood", {}}, 5s);
+		first = lines_until_quiet(watcher.get(), 300ms);
+		other.call({"emit", {{"type", "after"}}}, 1s);
+		second = lines_until_quiet(watcher.get(), 300ms);
+	});
+	ASSERT_FALSE(first.empty());
+	EXPECT_TRUE(ctl::parse_response_line(first.front()).ok);
+	std::vector<int> got;
+	for (std::size_t i = 1; i < first.size(); i++)
+		got.push_back(ctl::parse_event_line(first[i])["n"].get<int>());
+	ASSERT_FALSE(got.empty());
+	for (std::size_t i = 0; i < got.size(); i++)
+		EXPECT_EQ(got[i], static_cast<int>(i)) << "events out of order or one missing";
+	ASSERT_LT(got.size(), static_cast<std::size_t>(flood_events))
+		<< "the backlog never filled up: the test proves nothing";
+	ASSERT_EQ(second.size(), 2u);
+	const nlohmann::json dropped = ctl::parse_event_line(second[0]);
+	EXPECT_EQ(dropped["type"], "dropped");
+	EXPECT_EQ(dropped["count"].get<std::size_t>() + got.size(),
+		  static_cast<std::size_t>(flood_events));
+	EXPECT_EQ(ctl::parse_event_line(second[1])["type"], "after");
 }
 
 } // namespace

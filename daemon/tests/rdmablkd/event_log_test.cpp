@@ -48,6 +48,33 @@ TEST(EventLog, DeviceStateIsOneLineAndFields)
 			    }));
 }
 
+TEST(EventLog, MonitorsGetTheLineAndEachWordAsAMember)
+{
+	nl::Event e;
+	e.type = RDMABLK_EVENT_DEVICE_STATE;
+	e.device = reconnecting_device();
+	e.reason = "keep-alive timeout";
+	EXPECT_EQ(event_json(e), (nlohmann::json{
+					 {"type", "device-state"},
+					 {"message", event_record(e).message},
+					 {"dev", "rdmablk0"},
+					 {"target", "192.0.2.1:7471"},
+					 {"export", "db0"},
+					 {"state", "reconnecting"},
+					 {"attempt", "3/60"},
+					 {"last_error", "keep-alive timeout"},
+					 {"reason", "keep-alive timeout"},
+				 }));
+}
+
+TEST(EventLog, TimestampsAreUtcWithMilliseconds)
+{
+	using namespace std::chrono;
+	const system_clock::time_point t = system_clock::time_point(seconds(1764049201)) +
+					   milliseconds(7);
+	EXPECT_EQ(utc_timestamp(t), "2025-11-25T05:40:01.007Z");
+}
+
 TEST(EventLog, PrioritiesFollowTheState)
 {
 	nl::Event e;

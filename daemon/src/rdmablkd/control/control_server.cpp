@@ -3,6 +3,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <vector>
 
 #include <sys/epoll.h>
 #include <sys/socket.h>
@@ -132,12 +133,25 @@ void ControlServer::serve_next(std::uint64_t id)
 			c.closing = true;
 			break;
 		}
+		if (c.monitor) {
+			c.out += ctl::to_line(ctl::to_json(ctl::fail(
+				ctl::code::invalid_argument,
+				"a monitor connection takes no further request",
+				"open another connection to send requests")));
+			c.closing = true;
+			break;
+		}
 		ctl::Request request;
 		try {
 			request = ctl::parse_request_line(line);
 		} catch (const ctl::ProtocolError &e) {
 			c.out += ctl::to_line(
 				ctl::to_json(ctl::fail(ctl::code::invalid_argument, e.what())));
+			continue;
+		}
+		if (request.cmd == ctl::monitor_cmd) {
+			c.out += ctl::to_line(ctl::to_json(ctl::ok({{"monitoring", true}})));
+			c.monitor = true;
 			continue;
 		}
 		c.busy = true;
@@ -148,6 +162,35 @@ void ControlServer::serve_next(std::uint64_t id)
 		});
 	}
 	serving_ = false;
+}
+
+void ControlServer::publish(const nlohmann::json &event)
+{
+	const std::string line = ctl::event_line(event);
+	std::vector<std::uint64_t> ready;
+
+	for (auto &[id, c] : connections_) {
+		if (!c->monitor || c->closing)
+			continue;
+		std::string note;
+		if (c->dropped)
+			note = ctl::event_line(
+				{{"type", "dropped"},
+				 {"count", c->dropped},
+				 {"message", "this monitor fell behind: " + std::to_string(c->dropped) +
+						     " event(s) dropped"}});
+		if (c->out.size() + note.size() + line.size() > ctl::max_line) {
+			c->dropped++;
+			continue;
+		}
+		c->out += note + line;
+		c->dropped = 0;
+		ready.push_back(id);
+	}
+	/* flush() may close a connection: not while iterating over them. */
+	for (const std::uint64_t id : ready)
+		if (connections_.count(id))
+			flush(id);
 }
 
 void ControlServer::answer(std::uint64_t id, const ctl::Response &response)
@@ -181,7 +224,8 @@ void ControlServer::flush(std::uint64_t id)
 		}
 		c.out.erase(0, static_cast<std::size_t>(n));
 	}
-	const bool done_reading = c.eof && c.lines.empty();
+	/* A monitor that sent all it will still reads its events until it hangs up. */
+	const bool done_reading = c.eof && c.lines.empty() && !c.monitor;
 	if (c.closing || (done_reading && !c.busy)) {
 		close(id);
 		return;

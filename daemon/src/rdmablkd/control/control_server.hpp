@@ -10,6 +10,12 @@
  * disconnected. A client that hangs up is forgotten at once; what it
  * asked for still happens. A line that is not a request gets an invalid-argument
  * answer; a line longer than ctl::max_line ends the connection.
+ *
+ * A "monitor" request is answered here, not by the handler: the
+ * connection then gets every event published, one line each, until the
+ * client hangs up. A monitor that does not read falls behind by at most
+ * ctl::max_line bytes; events past that are dropped for it, and the next
+ * event that fits is preceded by a "dropped" event that counts them.
  */
 #pragma once
 
@@ -44,6 +50,9 @@ public:
 	/* Connections open now. */
 	std::size_t clients() const { return connections_.size(); }
 
+	/* Send @event (an object with a "type") to every monitor. */
+	void publish(const nlohmann::json &event);
+
 private:
 	struct Connection {
 		ctl::UniqueFd fd;
@@ -55,6 +64,8 @@ private:
 		bool busy = false;	       /* a request is with the handler */
 		bool eof = false;	       /* the client sent everything it will */
 		bool closing = false;	       /* close once @out is sent */
+		bool monitor = false;	       /* gets events; takes no request */
+		std::uint64_t dropped = 0;     /* events it fell too far behind for */
 	};
 
 	void accept_clients();

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "kernel/event_log.hpp"
 
+#include <cstdio>
+#include <ctime>
+
 #include <linux/rdmablk.h>
 
 #include "nl/names.hpp"
@@ -9,19 +12,24 @@ namespace rdmablk::daemon {
 
 namespace {
 
-/* Builds the message and the fields together. */
+/* Builds the message, the journal fields and the monitor's members together. */
 class RecordBuilder {
 public:
-	explicit RecordBuilder(LogRecord &record) : record_(record) {}
+	RecordBuilder(LogRecord &record, nlohmann::json &members)
+		: record_(record), members_(members)
+	{
+	}
 
 	void add(std::string_view word, std::string field, std::string value)
 	{
 		record_.message += " " + std::string(word) + "=" + quote_value(value);
+		members_[std::string(word)] = value;
 		record_.fields.push_back({std::move(field), std::move(value)});
 	}
 
 private:
 	LogRecord &record_;
+	nlohmann::json &members_;
 };
 
 int priority_of(const nl::Event &event)
@@ -73,14 +81,17 @@ std::string quote_value(std::string_view value)
 	return out + "\"";
 }
 
-LogRecord event_record(const nl::Event &event)
+namespace {
+
+/* The log record of @event; its words and values also go to @members. */
+LogRecord describe(const nl::Event &event, nlohmann::json &members)
 {
 	LogRecord record;
 	record.priority = priority_of(event);
 	const std::string name = nl::event_name(event.type);
 	record.message = "event " + name;
 	record.fields.push_back({"RDMABLK_EVENT", name});
-	RecordBuilder b(record);
+	RecordBuilder b(record, members);
 	if (event.listener)
 		b.add("listener", "RDMABLK_LISTENER", nl::to_string(*event.listener));
 	if (event.export_ref) {
@@ -92,6 +103,37 @@ LogRecord event_record(const nl::Event &event)
 	if (event.reason)
 		b.add("reason", "RDMABLK_REASON", *event.reason);
 	return record;
+}
+
+} // namespace
+
+LogRecord event_record(const nl::Event &event)
+{
+	nlohmann::json unused = nlohmann::json::object();
+	return describe(event, unused);
+}
+
+nlohmann::json event_json(const nl::Event &event)
+{
+	nlohmann::json members = nlohmann::json::object();
+	const LogRecord record = describe(event, members);
+	members["type"] = nl::event_name(event.type);
+	members["message"] = record.message;
+	return members;
+}
+
+std::string utc_timestamp(std::chrono::system_clock::time_point t)
+{
+	const auto ms = std::chrono::floor<std::chrono::milliseconds>(t);
+	const std::time_t secs = std::chrono::system_clock::to_time_t(ms);
+	std::tm tm{};
+	::gmtime_r(&secs, &tm);
+	char buf[32];
+	std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
+	char out[48];
+	std::snprintf(out, sizeof(out), "%s.%03dZ", buf,
+		      static_cast<int>((ms.time_since_epoch() % std::chrono::seconds(1)).count()));
+	return out;
 }
 
 } // namespace rdmablk::daemon

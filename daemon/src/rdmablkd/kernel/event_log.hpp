@@ -12,8 +12,11 @@
  */
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <string_view>
+
+#include <nlohmann/json.hpp>
 
 #include "log.hpp"
 #include "nl/types.hpp"
@@ -21,6 +24,16 @@
 namespace rdmablk::daemon {
 
 LogRecord event_record(const nl::Event &event);
+
+/*
+ * @event for a monitor (rdmablkctl monitor): {"type": "device-state",
+ * "message": the log line, and each word of the line as a string member:
+ * "dev", "target", "export", "state", "attempt", "reason", ...}.
+ */
+nlohmann::json event_json(const nl::Event &event);
+
+/* @t as UTC, ISO 8601 with milliseconds: "2026-11-25T05:40:01.123Z". */
+std::string utc_timestamp(std::chrono::system_clock::time_point t);
 
 /* @value as is, or in double quotes (\ and " escaped) when empty or holding blanks or quotes. */
 std::string quote_value(std::string_view value);

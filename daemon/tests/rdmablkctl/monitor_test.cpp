@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rdmablkctl monitor against a daemon played by the other end of a socket
+ * pair: the answer to the monitor request, then event lines, then maybe
+ * the daemon leaving.
+ */
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "cli.hpp"
+#include "ctl/client.hpp"
+#include "monitor.hpp"
+
+namespace rdmablk::rdmablkctl {
+namespace {
+
+using nlohmann::json;
+
+const json state_event = {{"type", "device-state"},
+			  {"time", "2026-11-25T05:40:01.123Z"},
+			  {"message", "event device-state dev=rdmablk0 state=reconnecting"},
+			  {"dev", "rdmablk0"},
+			  {"state", "reconnecting"}};
+
+/*
+ * A client whose daemon already sent @daemon_says and, when @leave, will
+ * send nothing more (its end shut down for writing: the client's request
+ * still goes through, as to a daemon that answers and then exits).
+ */
+struct Pair {
+	explicit Pair(const std::string &daemon_says, bool leave)
+	{
+		int fds[2];
+		EXPECT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), 0);
+		client.emplace(ctl::UniqueFd(fds[0]));
+		daemon = ctl::UniqueFd(fds[1]);
+		EXPECT_EQ(::write(daemon.get(), daemon_says.data(), daemon_says.size()),
+			  static_cast<ssize_t>(daemon_says.size()));
+		if (leave) {
+			EXPECT_EQ(::shutdown(daemon.get(), SHUT_WR), 0);
+		}
+	}
+
+	std::optional<ctl::Client> client;
+	ctl::UniqueFd daemon;
+};
+
+Invocation monitoring(Output output, std::uint64_t count)
+{
+	Invocation invocation;
+	invocation.request = {ctl::monitor_cmd, json::object()};
+	invocation.output = output;
+	invocation.monitor = true;
+	invocation.count = count;
+	return invocation;
+}
+
+std::string ok_line()
+{
+	return ctl::to_line(ctl::to_json(ctl::ok({{"monitoring", true}})));
+}
+
+TEST(Monitor, ParsesToAStreamingInvocation)
+{
+	const auto parsed = parse_args({"monitor", "--count", "3", "-o", "json"}, "/s");
+	const auto *invocation = std::get_if<Invocation>(&parsed);
+	ASSERT_NE(invocation, nullptr);
+	EXPECT_EQ(invocation->request.cmd, "monitor");
+	EXPECT_TRUE(invocation->monitor);
+	EXPECT_EQ(invocation->count, 3u);
+	EXPECT_EQ(invocation->output, Output::json);
+
+	const auto forever = parse_args({"monitor"}, "/s");
+	ASSERT_NE(std::get_if<Invocation>(&forever), nullptr);
+	EXPECT_EQ(std::get<Invocation>(forever).count, 0u);
+
+	for (const char *bad : {"0", "x", "1.5"}) {
+		const auto refused = parse_args({"monitor", "--count", bad}, "/s");
+		const auto *outcome = std::get_if<Outcome>(&refused);
+		ASSERT_NE(outcome, nullptr) << bad;
+		EXPECT_EQ(outcome->exit_code, exit_usage) << bad;
+		EXPECT_NE(outcome->error.find("--count"), std::string::npos) << outcome->error;
+	}
+	/* Other commands do not stream. */
+	EXPECT_FALSE(std::get<Invocation>(parse_args({"list"}, "/s")).monitor);
+}
+
+TEST(Monitor, LinesAreTheTimeAndTheMessageOrTheEventAsJson)
+{
+	EXPECT_EQ(monitor_line(state_event, Output::text),
+		  "2026-11-25T05:40:01.123Z event device-state dev=rdmablk0 state=reconnecting");
+	EXPECT_EQ(json::parse(monitor_line(state_event, Output::json)), state_event);
+	EXPECT_EQ(monitor_line(state_event, Output::json).find('\n'), std::string::npos);
+	EXPECT_EQ(monitor_line({{"type", "dropped"}}, Output::text), "event dropped");
+}
+
+TEST(Monitor, PrintsEachEventAndStopsAfterCount)
+{
+	json second = state_event;
+	second["state"] = "live";
+	Pair pair(ok_line() + ctl::event_line(state_event) + ctl::event_line(second) +
+			  ctl::event_line(state_event),
+		  false);
+	std::ostringstream out;
+	const Outcome outcome = monitor(monitoring(Output::json, 2), *pair.client, out);
+	EXPECT_EQ(outcome.exit_code, exit_ok) << outcome.error;
+	std::istringstream lines(out.str());
+	std::string line;
+	ASSERT_TRUE(std::getline(lines, line));
+	EXPECT_EQ(json::parse(line), state_event);
+	ASSERT_TRUE(std::getline(lines, line));
+	EXPECT_EQ(json::parse(line)["state"], "live");
+	EXPECT_FALSE(std::getline(lines, line)) << "a third event printed: " << line;
+}
+
+TEST(Monitor, TheDaemonLeavingEndsItWithExitThree)
+{
+	Pair pair(ok_line() + ctl::event_line(state_event), true);
+	std::ostringstream out;
+	const Outcome outcome = monitor(monitoring(Output::text, 0), *pair.client, out);
+	EXPECT_EQ(out.str(), monitor_line(state_event, Output::text) + "\n");
+	EXPECT_EQ(outcome.exit_code, exit_unreachable);
+	EXPECT_NE(outcome.error.find("rdmablkd closed the connection"), std::string::npos)
+		<< outcome.error;
+	ASSERT_TRUE(outcome.info);
+	EXPECT_EQ(outcome.info->code, "daemon-unreachable");
+}
+
+TEST(Monitor, ARefusalIsRenderedAndNothingIsRead)
+{
+	Pair pair(ctl::to_line(ctl::to_json(ctl::fail(ctl::code::permission_denied, "root only"))),
+		  true);
+	std::ostringstream out;
+	const Outcome outcome = monitor(monitoring(Output::text, 0), *pair.client, out);
+	EXPECT_EQ(outcome.exit_code, exit_denied);
+	EXPECT_EQ(out.str(), "");
+}
+
+TEST(Monitor, ALineThatIsNotAnEventIsABadAnswer)
+{
+	Pair pair(ok_line() + ctl::to_line(json{{"ok", true}}), false);
+	std::ostringstream out;
+	const Outcome outcome = monitor(monitoring(Output::text, 0), *pair.client, out);
+	EXPECT_EQ(outcome.exit_code, exit_failed);
+	ASSERT_TRUE(outcome.info);
+	EXPECT_EQ(outcome.info->code, "bad-answer");
+}
+
+} // namespace
+} // namespace rdmablk::rdmablkctl
