@@ -25,16 +25,17 @@ int main(int argc, char **argv)
 			return exit_ok;
 		}
 		auto parsed = parse_args(args, rdmablk::ctl::default_socket_path());
-		bool json;
+		bool json, lines = false;
 		if (auto *invocation = std::get_if<Invocation>(&parsed)) {
 			outcome = run(*invocation);
 			json = invocation->output == Output::json;
+			lines = invocation->monitor;
 		} else {
 			outcome = std::get<Outcome>(std::move(parsed));
 			json = asks_for_json(args);
 		}
 		if (json)
-			outcome = as_json(std::move(outcome));
+			outcome = as_json(std::move(outcome), lines);
 	} catch (const std::exception &e) {
 		outcome = {exit_failed, {}, std::string("internal error: ") + e.what(), {}};
 	}

@@ -121,14 +121,15 @@ Outcome bad_answer(const std::string &what)
 	return failure(exit_failed, {"bad-answer", "unexpected answer from rdmablkd: " + what, {}, {}});
 }
 
-Outcome as_json(Outcome outcome)
+Outcome as_json(Outcome outcome, bool one_line)
 {
 	if (outcome.exit_code == exit_ok || !outcome.info)
 		return outcome;
 	ctl::Response response;
 	response.ok = false;
 	response.error = outcome.info;
-	outcome.out = format_json(ctl::to_json(response));
+	outcome.out = one_line ? ctl::to_line(ctl::to_json(response)) :
+				 format_json(ctl::to_json(response));
 	outcome.error.clear();
 	return outcome;
 }

@@ -38,8 +38,9 @@ Outcome bad_answer(const std::string &what);
 /*
  * @outcome for -o json: a failure becomes the control socket's error
  * object, {"ok": false, "error": {"code", "message", "hint"[, "errno"]}},
- * on stdout, and nothing on stderr. Success is left as it is.
+ * on stdout, and nothing on stderr. Success is left as it is. With
+ * @one_line the object is one line, as the events before it (monitor).
  */
-Outcome as_json(Outcome outcome);
+Outcome as_json(Outcome outcome, bool one_line = false);
 
 } // namespace rdmablk::rdmablkctl

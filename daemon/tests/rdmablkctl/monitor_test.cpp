@@ -15,6 +15,7 @@
 #include "cli.hpp"
 #include "ctl/client.hpp"
 #include "monitor.hpp"
+#include "render.hpp"
 
 namespace rdmablk::rdmablkctl {
 namespace {
@@ -129,6 +130,10 @@ TEST(Monitor, TheDaemonLeavingEndsItWithExitThree)
 		<< outcome.error;
 	ASSERT_TRUE(outcome.info);
 	EXPECT_EQ(outcome.info->code, "daemon-unreachable");
+	/* Under -o json the error is one more line of the stream. */
+	const std::string line = as_json(outcome, true).out;
+	EXPECT_EQ(line.find('\n'), line.size() - 1) << line;
+	EXPECT_EQ(json::parse(line)["error"]["code"], "daemon-unreachable");
 }
 
 TEST(Monitor, ARefusalIsRenderedAndNothingIsRead)
