@@ -359,6 +359,10 @@ dev_index() {
 	echo "$n"
 }
 
+# The settings every fio_verify and fio_verify_each job runs with.
+FIO_VERIFY=(--direct=1 --ioengine=libaio --rw=randwrite --verify=crc32c --do_verify=1
+	--verify_fatal=1 --randrepeat=0)
+
 # fio_verify DEV BS IODEPTH IO_SIZE [fio options]: random writes of BS at
 # IODEPTH spread over the whole device, then read back and checked
 # (crc32c); any mismatch or I/O error fails the test.
@@ -366,9 +370,8 @@ fio_verify() {
 	local dev=$1 bs=$2 qd=$3 io=$4
 	shift 4
 	log "fio verify: bs=$bs iodepth=$qd io_size=$io $*"
-	fio --name="v-$bs-$qd" --filename="$dev" --direct=1 --ioengine=libaio \
-		--rw=randwrite --bs="$bs" --iodepth="$qd" --io_size="$io" \
-		--verify=crc32c --do_verify=1 --verify_fatal=1 --randrepeat=0 \
+	fio --name="v-$bs-$qd" --filename="$dev" "${FIO_VERIFY[@]}" \
+		--bs="$bs" --iodepth="$qd" --io_size="$io" \
 		--output="$RESULTS/fio-$bs-$qd.txt" "$@" ||
 		fail "fio verify bs=$bs iodepth=$qd failed: $(tail -20 "$RESULTS/fio-$bs-$qd.txt")"
 	grep -q 'err= 0' "$RESULTS/fio-$bs-$qd.txt" ||
@@ -381,8 +384,7 @@ fio_verify() {
 # the debug kernel). Every job must end with no error.
 fio_verify_each() {
 	local dev=$1 spec bs qd io out=$RESULTS/fio-each.txt i=0
-	local -a args=(--filename="$dev" --direct=1 --ioengine=libaio --rw=randwrite
-		--verify=crc32c --do_verify=1 --verify_fatal=1 --randrepeat=0) opts
+	local -a args=(--filename="$dev" "${FIO_VERIFY[@]}") opts
 	shift
 	for spec in "$@"; do
 		read -r bs qd io opts <<<"$spec"
