@@ -85,6 +85,22 @@
  *         RDMABLK_ATTR_QUEUE_STATE      u32   enum rdmablk_queue_state
  *         RDMABLK_ATTR_QUEUE_COMMANDS   u64   commands sent
  *         RDMABLK_ATTR_QUEUE_ERRORS     u64   commands completed with an error
+ *         RDMABLK_ATTR_QUEUE_COMPLETED  u64   requests completed, with or without
+ *                                             an error (a request put back after a
+ *                                             loss counts once, when it completes)
+ *         RDMABLK_ATTR_QUEUE_REQUEUED   u64   requests put back after a loss, to be
+ *                                             sent again once reconnected
+ *         RDMABLK_ATTR_QUEUE_READ_BYTES u64   bytes of the reads completed without
+ *                                             an error
+ *         RDMABLK_ATTR_QUEUE_WRITE_BYTES u64  bytes of the writes completed without
+ *                                             an error
+ *         RDMABLK_ATTR_QUEUE_LATENCY_US u64   the completed requests' latencies
+ *                                             added up, each from the request's
+ *                                             allocation to its completion (what
+ *                                             /sys/block/X/stat measures): over an
+ *                                             interval, its growth divided by
+ *                                             COMPLETED's is the mean latency
+ *       RDMABLK_ATTR_RECONNECTS       u32     successful reconnects since attach
  *
  *   RDMABLK_CMD_EVENT             multicast on "events", never a request:
  *       RDMABLK_ATTR_EVENT            u32     enum rdmablk_event
@@ -189,6 +205,12 @@ enum rdmablk_attr {
 	RDMABLK_ATTR_QUEUE_STATE,	/* u32, enum rdmablk_queue_state */
 	RDMABLK_ATTR_QUEUE_COMMANDS,	/* u64 */
 	RDMABLK_ATTR_QUEUE_ERRORS,	/* u64 */
+	RDMABLK_ATTR_QUEUE_COMPLETED,	/* u64 */
+	RDMABLK_ATTR_QUEUE_REQUEUED,	/* u64 */
+	RDMABLK_ATTR_QUEUE_READ_BYTES,	/* u64 */
+	RDMABLK_ATTR_QUEUE_WRITE_BYTES,	/* u64 */
+	RDMABLK_ATTR_QUEUE_LATENCY_US,	/* u64 */
+	RDMABLK_ATTR_RECONNECTS,	/* u32 */
 
 	__RDMABLK_ATTR_MAX,
 };
