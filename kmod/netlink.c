@@ -392,7 +392,17 @@ static int rdmablk_nl_put_queues(struct sk_buff *msg,
 		    nla_put_u64_64bit(msg, RDMABLK_ATTR_QUEUE_COMMANDS,
 				      di->queue[i].commands, RDMABLK_ATTR_PAD) ||
 		    nla_put_u64_64bit(msg, RDMABLK_ATTR_QUEUE_ERRORS,
-				      di->queue[i].errors, RDMABLK_ATTR_PAD)) {
+				      di->queue[i].errors, RDMABLK_ATTR_PAD) ||
+		    nla_put_u64_64bit(msg, RDMABLK_ATTR_QUEUE_COMPLETED,
+				      di->queue[i].completed, RDMABLK_ATTR_PAD) ||
+		    nla_put_u64_64bit(msg, RDMABLK_ATTR_QUEUE_REQUEUED,
+				      di->queue[i].requeued, RDMABLK_ATTR_PAD) ||
+		    nla_put_u64_64bit(msg, RDMABLK_ATTR_QUEUE_READ_BYTES,
+				      di->queue[i].read_bytes, RDMABLK_ATTR_PAD) ||
+		    nla_put_u64_64bit(msg, RDMABLK_ATTR_QUEUE_WRITE_BYTES,
+				      di->queue[i].write_bytes, RDMABLK_ATTR_PAD) ||
+		    nla_put_u64_64bit(msg, RDMABLK_ATTR_QUEUE_LATENCY_US,
+				      di->queue[i].latency_us, RDMABLK_ATTR_PAD)) {
 			nla_nest_cancel(msg, queues);
 			return -EMSGSIZE;
 		}
@@ -428,6 +438,7 @@ static int rdmablk_nl_put_dev(struct sk_buff *msg,
 	    nla_put_u32(msg, RDMABLK_ATTR_KEEPALIVE_TMO, di->tmo.keepalive_tmo) ||
 	    nla_put_u32(msg, RDMABLK_ATTR_RECONNECT_ATTEMPT, di->attempt) ||
 	    nla_put_u32(msg, RDMABLK_ATTR_RECONNECT_MAX, di->max_attempts) ||
+	    nla_put_u32(msg, RDMABLK_ATTR_RECONNECTS, di->reconnects) ||
 	    nla_put_u32(msg, RDMABLK_ATTR_NEXT_ATTEMPT_MS, di->next_attempt_ms) ||
 	    (di->last_error[0] &&
 	     nla_put_string(msg, RDMABLK_ATTR_LAST_ERROR, di->last_error)) ||

@@ -126,11 +126,21 @@ struct rdmablk_attach_req {
  * @state: enum rdmablk_queue_state
  * @commands: commands sent
  * @errors: commands that completed with an error
+ * @completed: requests completed
+ * @requeued: requests put back after a loss
+ * @read_bytes: bytes read without an error
+ * @write_bytes: bytes written without an error
+ * @latency_us: the completed requests' latencies added up
  */
 struct rdmablk_queue_info {
 	u32 state;
 	u64 commands;
 	u64 errors;
+	u64 completed;
+	u64 requeued;
+	u64 read_bytes;
+	u64 write_bytes;
+	u64 latency_us;
 };
 
 #define RDMABLK_ERROR_LEN	96
@@ -166,6 +176,7 @@ struct rdmablk_dev_info {
 	u32 max_attempts;
 	u32 next_attempt_ms;
 	char last_error[RDMABLK_ERROR_LEN];
+	u32 reconnects;
 	struct rdmablk_queue_info queue[RDMABLK_MAX_QUEUES];
 };
 

@@ -55,6 +55,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "initiator.h"
+#include "../trace.h"
 
 static LIST_HEAD(rdmablk_idevs);
 static DEFINE_MUTEX(rdmablk_idevs_lock);
@@ -105,6 +106,7 @@ static bool __rdmablk_idev_change_state(struct rdmablk_idev *idev, u32 new,
 	lockdep_assert_held(&idev->state_lock);
 	if (!rdmablk_dev_state_change_ok(idev->state, new))
 		return false;
+	trace_rdmablk_dev_state(idev->name, idev->state, new, why);
 	idev->state = new;
 	if (why)
 		strscpy(idev->last_error, why, sizeof(idev->last_error));
@@ -198,6 +200,7 @@ static void rdmablk_idev_snapshot(struct rdmablk_idev *idev,
 	info->attempt = idev->attempt;
 	strscpy(info->last_error, idev->last_error, sizeof(info->last_error));
 	spin_unlock_irqrestore(&idev->state_lock, flags);
+	info->reconnects = READ_ONCE(idev->reconnects);
 
 	info->next_attempt_ms = 0;
 	if (info->state == RDMABLK_DEV_RECONNECTING &&
@@ -212,8 +215,7 @@ static void rdmablk_idev_snapshot(struct rdmablk_idev *idev,
 
 		info->queue[i].state = test_bit(RDMABLK_IQ_LIVE, &q->flags) ?
 				       RDMABLK_QUEUE_LIVE : RDMABLK_QUEUE_DOWN;
-		info->queue[i].commands = atomic64_read(&q->commands);
-		info->queue[i].errors = atomic64_read(&q->errors);
+		rdmablk_iqueue_stats_read(q, &info->queue[i]);
 	}
 }
 
@@ -654,6 +656,7 @@ static void rdmablk_idev_reconnect_work(struct work_struct *work)
 		ret = rdmablk_idev_go_live(idev, &why);
 	if (ret == -ENODEV)
 		goto out_unlock;
+	trace_rdmablk_reconnect(idev->name, attempt, max, ret, why);
 	if (ret == -ESTALE) {
 		rdmablk_idev_free_queues(idev);
 		rdmablk_idev_give_up(idev, why);
@@ -683,6 +686,7 @@ static void rdmablk_idev_reconnect_work(struct work_struct *work)
 		goto out_unlock;
 	}
 
+	WRITE_ONCE(idev->reconnects, idev->reconnects + 1);
 	if (idev->queues[0].open_info.size != idev->info.size)
 		rdmablk_idev_resize(idev, idev->queues[0].open_info.size);
 	WRITE_ONCE(idev->fail_fast, false);
@@ -734,27 +738,56 @@ static blk_status_t rdmablk_queue_rq(struct blk_mq_hw_ctx *hctx,
 		if (++req->retries > RDMABLK_MAX_RETRIES)
 			return BLK_STS_IOERR;
 		/* Not sent: the request goes back with the others. */
+		atomic64_inc(&queue->stats.requeued);
 		blk_mq_requeue_request(rq, false);
 		return BLK_STS_OK;
 	}
 	return sts;
 }
 
+/*
+ * Count a request that ends on @queue (or is put back, @requeue) and trace
+ * it. Latency is measured from blk-mq's time stamp, which it takes unless
+ * the disk's iostats are off.
+ */
+static void rdmablk_account_rq(struct rdmablk_iqueue *queue,
+			       struct request *rq, bool requeue)
+{
+	struct rdmablk_iqueue_stats *st = &queue->stats;
+	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
+	u64 latency = 0;
+
+	if (rq->start_time_ns)
+		latency = ktime_get_ns() - rq->start_time_ns;
+	trace_rdmablk_cmd_complete(queue->idev->name, queue->qid, rq->tag,
+				   req->gen, req->status, requeue, latency);
+	if (requeue) {
+		atomic64_inc(&st->requeued);
+		return;
+	}
+	atomic64_inc(&st->completed);
+	atomic64_add(latency, &st->latency_ns);
+	if (req->status != RDMABLK_S_OK)
+		atomic64_inc(&st->errors);
+	else if (req_op(rq) == REQ_OP_READ)
+		atomic64_add(blk_rq_bytes(rq), &st->read_bytes);
+	else if (req_op(rq) == REQ_OP_WRITE)
+		atomic64_add(blk_rq_bytes(rq), &st->write_bytes);
+}
+
 static void rdmablk_complete_rq(struct request *rq)
 {
 	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
-	blk_status_t sts;
 
 	rdmablk_ireq_unmap(rq);
+	if (req->queue)
+		rdmablk_account_rq(req->queue, rq, req->requeue);
 	if (req->requeue) {
 		req->requeue = false;
 		blk_mq_requeue_request(rq, false);
 		return;
 	}
-	sts = rdmablk_status_to_blk(req->status);
-	if (sts != BLK_STS_OK && req->queue)
-		atomic64_inc(&req->queue->errors);
-	blk_mq_end_request(rq, sts);
+	blk_mq_end_request(rq, rdmablk_status_to_blk(req->status));
 }
 
 static enum blk_eh_timer_return rdmablk_timeout(struct request *rq)
@@ -840,69 +873,6 @@ static void rdmablk_idev_set_limits(struct rdmablk_idev *idev)
 		blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
 	set_capacity(idev->disk, info->size >> SECTOR_SHIFT);
 	set_disk_ro(idev->disk, info->flags & RDMABLK_EXP_READ_ONLY);
-}
-
-/*
- * Identity of the disk for udev (stable names) and admins, in
- * /sys/block/rdmablkN/rdmablk/. Fixed for the life of the disk: a reconnect
- * to a different export is refused. del_gendisk() removes the files and
- * waits for readers before the device is freed.
- */
-static struct rdmablk_idev *rdmablk_dev_to_idev(struct device *dev)
-{
-	return dev_to_disk(dev)->private_data;
-}
-
-static ssize_t export_show(struct device *dev, struct device_attribute *attr,
-			   char *buf)
-{
-	return sysfs_emit(buf, "%s\n", rdmablk_dev_to_idev(dev)->export_name);
-}
-static DEVICE_ATTR_RO(export);
-
-static ssize_t uuid_show(struct device *dev, struct device_attribute *attr,
-			 char *buf)
-{
-	return sysfs_emit(buf, "%pUb\n", rdmablk_dev_to_idev(dev)->info.uuid);
-}
-static DEVICE_ATTR_RO(uuid);
-
-static ssize_t target_show(struct device *dev, struct device_attribute *attr,
-			   char *buf)
-{
-	return sysfs_emit(buf, "%pISpc\n", &rdmablk_dev_to_idev(dev)->addr);
-}
-static DEVICE_ATTR_RO(target);
-
-static struct attribute *rdmablk_disk_attrs[] = {
-	&dev_attr_export.attr,
-	&dev_attr_uuid.attr,
-	&dev_attr_target.attr,
-	NULL,
-};
-
-static const struct attribute_group rdmablk_disk_group = {
-	.name = "rdmablk",
-	.attrs = rdmablk_disk_attrs,
-};
-
-static const struct attribute_group *rdmablk_disk_groups[] = {
-	&rdmablk_disk_group,
-	NULL,
-};
-
-/* The same identity in a uevent, for rules that match on properties. */
-static void rdmablk_idev_uevent(struct rdmablk_idev *idev)
-{
-	char exp[sizeof("RDMABLK_EXPORT=") + RDMABLK_EXPORT_NAME_MAX];
-	char uuid[sizeof("RDMABLK_UUID=") + UUID_STRING_LEN];
-	char target[sizeof("RDMABLK_TARGET=") + 64];
-	char *envp[4] = { exp, uuid, target, NULL };
-
-	snprintf(exp, sizeof(exp), "RDMABLK_EXPORT=%s", idev->export_name);
-	snprintf(uuid, sizeof(uuid), "RDMABLK_UUID=%pUb", idev->info.uuid);
-	snprintf(target, sizeof(target), "RDMABLK_TARGET=%pISpc", &idev->addr);
-	kobject_uevent_env(&disk_to_dev(idev->disk)->kobj, KOBJ_CHANGE, envp);
 }
 
 /*

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Initiator role: attached devices (idev.c) and their RDMA queues
- * (iqueue.c).
+ * Initiator role: attached devices (idev.c), their RDMA queues (iqueue.c)
+ * and what they show in sysfs (isysfs.c).
  */
 #ifndef RDMABLK_INITIATOR_H
 #define RDMABLK_INITIATOR_H
@@ -72,6 +72,31 @@ struct rdmablk_irecv {
 };
 
 /**
+ * struct rdmablk_iqueue_stats - what a queue did since attach
+ * @commands: commands sent; a request sent again after a loss counts again
+ * @completed: requests completed, with or without an error
+ * @errors: of those, the ones completed with an error
+ * @requeued: requests put back after a loss, to be sent again
+ * @read_bytes: bytes of the reads completed without an error
+ * @write_bytes: bytes of the writes completed without an error
+ * @latency_ns: the completed requests' latencies added up, each from the
+ *	request's allocation (blk-mq's time stamp) to its completion
+ *
+ * Lock-free: each counter is updated atomically on its own, so a reader
+ * may see two of them from slightly different moments. Rates over an
+ * interval (rdmablkctl stat) do not notice.
+ */
+struct rdmablk_iqueue_stats {
+	atomic64_t commands;
+	atomic64_t completed;
+	atomic64_t errors;
+	atomic64_t requeued;
+	atomic64_t read_bytes;
+	atomic64_t write_bytes;
+	atomic64_t latency_ns;
+};
+
+/**
  * struct rdmablk_iqueue - one RDMA connection of an attached device
  * @idev: owner
  * @qid: index, also the blk-mq hardware queue index
@@ -107,8 +132,7 @@ struct rdmablk_irecv {
  * @ka_cqe: completion of its SEND
  * @ka_sent: jiffies when it was sent
  * @last_rx: jiffies of the last successful receive (response or immediate)
- * @commands: commands sent since attach
- * @errors: commands completed with an error since attach
+ * @stats: what the queue did since attach; kept across reconnects
  */
 struct rdmablk_iqueue {
 	struct rdmablk_idev *idev;
@@ -145,8 +169,7 @@ struct rdmablk_iqueue {
 	unsigned long ka_sent;
 	unsigned long last_rx;
 
-	atomic64_t commands;
-	atomic64_t errors;
+	struct rdmablk_iqueue_stats stats;
 };
 
 /**
@@ -237,6 +260,8 @@ struct rdmablk_ireq {
  * @fail_fast_work: fires fast_io_fail_tmo after the loss
  * @ka_work: sends keep-alives, and notices unanswered ones
  * @want_qd: credits asked for per queue, the keep-alive one included
+ * @reconnects: successful reconnects since attach; written under
+ *	@recovery_lock, read without it
  * @flags: RDMABLK_IDEV_*
  */
 struct rdmablk_idev {
@@ -273,6 +298,7 @@ struct rdmablk_idev {
 	struct delayed_work fail_fast_work;
 	struct delayed_work ka_work;
 	u16 want_qd;
+	u32 reconnects;
 	unsigned long flags;
 };
 
@@ -299,5 +325,11 @@ void rdmablk_ireq_reset(struct request *rq);
 
 /* idev.c */
 void rdmablk_idev_conn_lost(struct rdmablk_idev *idev, const char *why);
+
+/* isysfs.c */
+extern const struct attribute_group *rdmablk_disk_groups[];
+void rdmablk_iqueue_stats_read(struct rdmablk_iqueue *queue,
+			       struct rdmablk_queue_info *qi);
+void rdmablk_idev_uevent(struct rdmablk_idev *idev);
 
 #endif /* RDMABLK_INITIATOR_H */

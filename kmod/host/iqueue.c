@@ -26,6 +26,7 @@
 #include <rdma/rdma_cm.h>
 
 #include "initiator.h"
+#include "../trace.h"
 
 #define RDMABLK_CM_TIMEOUT_MS	3000
 #define RDMABLK_CONNECT_TIMEOUT	(10 * HZ)
@@ -1072,7 +1073,8 @@ blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 	spin_unlock_bh(&queue->post_lock);
 	if (ret)
 		goto out_unmap;
-	atomic64_inc(&queue->commands);
+	atomic64_inc(&queue->stats.commands);
+	trace_rdmablk_cmd_submit(queue->idev->name, queue->qid, &c);
 	return BLK_STS_OK;
 
 out_unmap:

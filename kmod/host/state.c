@@ -36,6 +36,30 @@ bool rdmablk_dev_state_valid(u32 state)
 }
 
 /**
+ * rdmablk_dev_state_name() - what sysfs and the log call a state
+ * @state: enum rdmablk_dev_state or RDMABLK_DEV_NEW
+ *
+ * Return: the name rdmablkctl uses too; "unknown" for no state.
+ */
+const char *rdmablk_dev_state_name(u32 state)
+{
+	switch (state) {
+	case RDMABLK_DEV_NEW:
+		return "new";
+	case RDMABLK_DEV_LIVE:
+		return "live";
+	case RDMABLK_DEV_DEAD:
+		return "dead";
+	case RDMABLK_DEV_DELETING:
+		return "deleting";
+	case RDMABLK_DEV_RECONNECTING:
+		return "reconnecting";
+	default:
+		return "unknown";
+	}
+}
+
+/**
  * rdmablk_dev_state_change_ok() - may a device go from @old to @new?
  * @old: current state
  * @new: wanted state

@@ -18,6 +18,7 @@
 
 bool rdmablk_dev_state_change_ok(u32 old, u32 new);
 bool rdmablk_dev_state_valid(u32 state);
+const char *rdmablk_dev_state_name(u32 state);
 u16 rdmablk_wire_status(u16 wire);
 blk_status_t rdmablk_status_to_blk(u16 status);
 

@@ -2,7 +2,8 @@
 /*
  * KUnit tests for state.c: the device state table holds exactly the legal
  * changes (DELETING is terminal; only a connect makes a device LIVE), and
- * every wire status ends a request with a status this side knows.
+ * every wire status ends a request with a status this side knows, and
+ * the states' names.
  */
 #include <kunit/test.h>
 #include <linux/rdmablk.h>
@@ -93,10 +94,27 @@ static void rdmablk_state_wire_status(struct kunit *test)
 			BLK_STS_NOTSUPP);
 }
 
+/*
+ * sysfs names the states as rdmablkctl does (daemon/lib/nl/names.cpp):
+ * each state its own name, anything else "unknown".
+ */
+static void rdmablk_state_names(struct kunit *test)
+{
+	KUNIT_EXPECT_STREQ(test, rdmablk_dev_state_name(RDMABLK_DEV_NEW), "new");
+	KUNIT_EXPECT_STREQ(test, rdmablk_dev_state_name(RDMABLK_DEV_LIVE), "live");
+	KUNIT_EXPECT_STREQ(test, rdmablk_dev_state_name(RDMABLK_DEV_DEAD), "dead");
+	KUNIT_EXPECT_STREQ(test, rdmablk_dev_state_name(RDMABLK_DEV_DELETING),
+			   "deleting");
+	KUNIT_EXPECT_STREQ(test, rdmablk_dev_state_name(RDMABLK_DEV_RECONNECTING),
+			   "reconnecting");
+	KUNIT_EXPECT_STREQ(test, rdmablk_dev_state_name(99), "unknown");
+}
+
 static struct kunit_case rdmablk_state_cases[] = {
 	KUNIT_CASE(rdmablk_state_table),
 	KUNIT_CASE(rdmablk_state_deleting_terminal),
 	KUNIT_CASE(rdmablk_state_wire_status),
+	KUNIT_CASE(rdmablk_state_names),
 	{}
 };
 

@@ -29,6 +29,7 @@
 #include <linux/scatterlist.h>
 
 #include "tconn.h"
+#include "../trace.h"
 
 static void rdmablk_tconn_handle(struct rdmablk_tconn *conn,
 				 struct rdmablk_treq *req,
@@ -222,6 +223,7 @@ void rdmablk_treq_respond(struct rdmablk_treq *req)
 	bool keyed, read_ok;
 	int ret;
 
+	trace_rdmablk_target_rsp(conn->qp->qp_num, &req->cmd, req->status);
 	if (req->recv) {
 		rdmablk_trecv_post(req->recv);
 		req->recv = NULL;
@@ -504,6 +506,7 @@ static void rdmablk_tconn_handle(struct rdmablk_tconn *conn,
 	u32 inline_len = recv->len - sizeof(struct rdmablk_cmd);
 
 	rdmablk_cmd_decode(recv->cmd, &req->cmd);
+	trace_rdmablk_target_cmd(conn->qp->qp_num, &req->cmd);
 	req->recv = recv;
 	req->rsp_extra = 0;
 
