@@ -62,6 +62,12 @@ TEST(AttrSpec, MatchesTheTypesTheUapiDocuments)
 	EXPECT_EQ(attr_spec(RDMABLK_ATTR_QUEUE_STATE)->type, AttrType::u32);
 	EXPECT_EQ(attr_spec(RDMABLK_ATTR_QUEUE_COMMANDS)->type, AttrType::u64);
 	EXPECT_EQ(attr_spec(RDMABLK_ATTR_QUEUE_ERRORS)->type, AttrType::u64);
+	EXPECT_EQ(attr_spec(RDMABLK_ATTR_QUEUE_COMPLETED)->type, AttrType::u64);
+	EXPECT_EQ(attr_spec(RDMABLK_ATTR_QUEUE_REQUEUED)->type, AttrType::u64);
+	EXPECT_EQ(attr_spec(RDMABLK_ATTR_QUEUE_READ_BYTES)->type, AttrType::u64);
+	EXPECT_EQ(attr_spec(RDMABLK_ATTR_QUEUE_WRITE_BYTES)->type, AttrType::u64);
+	EXPECT_EQ(attr_spec(RDMABLK_ATTR_QUEUE_LATENCY_US)->type, AttrType::u64);
+	EXPECT_EQ(attr_spec(RDMABLK_ATTR_RECONNECTS)->type, AttrType::u32);
 }
 
 TEST(AttrSpec, LooksUpNamesCaseInsensitively)
@@ -127,14 +133,18 @@ TEST(Attrs, OptionalAccessorsGiveNulloptForAbsentAttributes)
 {
 	const Msg msg = test::kernel_reply(RDMABLK_CMD_DEV_GET,
 					   {test::string_attr(RDMABLK_ATTR_LAST_ERROR, "gone"),
-					    test::u32_attr(RDMABLK_ATTR_RECONNECT_MAX, 0)});
+					    test::u32_attr(RDMABLK_ATTR_RECONNECT_MAX, 0),
+					    test::u64_attr(RDMABLK_ATTR_QUEUE_COMPLETED, 1ULL << 40)});
 	const Attrs attrs(*msg, RDMABLK_CMD_DEV_GET, "DEV_GET reply");
 	EXPECT_EQ(attrs.optional_string(RDMABLK_ATTR_LAST_ERROR), "gone");
 	EXPECT_EQ(attrs.optional_string(RDMABLK_ATTR_REASON), std::nullopt);
 	EXPECT_EQ(attrs.optional_u32(RDMABLK_ATTR_RECONNECT_MAX), 0u);
 	EXPECT_EQ(attrs.optional_u32(RDMABLK_ATTR_RECONNECT_ATTEMPT), std::nullopt);
 	EXPECT_EQ(attrs.optional_s32(RDMABLK_ATTR_CTRL_LOSS_TMO), std::nullopt);
+	EXPECT_EQ(attrs.optional_u64(RDMABLK_ATTR_QUEUE_COMPLETED), 1ULL << 40);
+	EXPECT_EQ(attrs.optional_u64(RDMABLK_ATTR_QUEUE_LATENCY_US), std::nullopt);
 	EXPECT_THROW(attrs.optional_u32(RDMABLK_ATTR_CTRL_LOSS_TMO), std::logic_error);
+	EXPECT_THROW(attrs.optional_u64(RDMABLK_ATTR_RECONNECTS), std::logic_error);
 }
 
 TEST(Attrs, ReadsUuidArrays)

@@ -131,11 +131,13 @@ Device example_device()
 		.reconnect_attempt = 0,
 		.reconnect_max = RDMABLK_DEFAULT_CTRL_LOSS_TMO / RDMABLK_DEFAULT_RECONNECT_DELAY,
 		.next_attempt_ms = 0,
+		.reconnects = 2,
 		.last_error = std::nullopt,
-		.queues = {{0, RDMABLK_QUEUE_LIVE, 1000, 0},
-			   {1, RDMABLK_QUEUE_LIVE, 2000, 1},
-			   {2, RDMABLK_QUEUE_LIVE, 0, 0},
-			   {3, RDMABLK_QUEUE_LIVE, 1ULL << 40, 0}},
+		.queues = {{0, RDMABLK_QUEUE_LIVE, 1000, 0, 998, 4, 1ULL << 20, 3ULL << 20, 49900},
+			   {1, RDMABLK_QUEUE_LIVE, 2000, 1, 2000, 0, 0, 8ULL << 20, 120000},
+			   {2, RDMABLK_QUEUE_LIVE, 0, 0, 0, 0, 0, 0, 0},
+			   {3, RDMABLK_QUEUE_LIVE, 1ULL << 40, 0, 1ULL << 40, 7, 1ULL << 50, 0,
+			    1ULL << 60}},
 	};
 }
 
@@ -184,7 +186,8 @@ std::vector<RawAttr> device_attrs(const Device &dev)
 				   u32_attr(RDMABLK_ATTR_KEEPALIVE_TMO, dev.keepalive_tmo),
 				   u32_attr(RDMABLK_ATTR_RECONNECT_ATTEMPT, dev.reconnect_attempt),
 				   u32_attr(RDMABLK_ATTR_RECONNECT_MAX, dev.reconnect_max),
-				   u32_attr(RDMABLK_ATTR_NEXT_ATTEMPT_MS, dev.next_attempt_ms)});
+				   u32_attr(RDMABLK_ATTR_NEXT_ATTEMPT_MS, dev.next_attempt_ms),
+				   u32_attr(RDMABLK_ATTR_RECONNECTS, dev.reconnects)});
 	if (dev.last_error)
 		attrs.push_back(string_attr(RDMABLK_ATTR_LAST_ERROR, *dev.last_error));
 	std::vector<RawAttr> queues;
@@ -193,7 +196,12 @@ std::vector<RawAttr> device_attrs(const Device &dev)
 					     {u32_attr(RDMABLK_ATTR_QUEUE_ID, q.id),
 					      u32_attr(RDMABLK_ATTR_QUEUE_STATE, q.state),
 					      u64_attr(RDMABLK_ATTR_QUEUE_COMMANDS, q.commands),
-					      u64_attr(RDMABLK_ATTR_QUEUE_ERRORS, q.errors)}));
+					      u64_attr(RDMABLK_ATTR_QUEUE_ERRORS, q.errors),
+					      u64_attr(RDMABLK_ATTR_QUEUE_COMPLETED, q.completed),
+					      u64_attr(RDMABLK_ATTR_QUEUE_REQUEUED, q.requeued),
+					      u64_attr(RDMABLK_ATTR_QUEUE_READ_BYTES, q.read_bytes),
+					      u64_attr(RDMABLK_ATTR_QUEUE_WRITE_BYTES, q.write_bytes),
+					      u64_attr(RDMABLK_ATTR_QUEUE_LATENCY_US, q.latency_us)}));
 	attrs.push_back(nested_attr(RDMABLK_ATTR_QUEUES, queues));
 	return attrs;
 }

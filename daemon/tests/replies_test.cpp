@@ -311,7 +311,10 @@ TEST(ParseDevice, ReadsRecoveryStateAndQueues)
 	dev.reconnect_max = 0;
 	dev.next_attempt_ms = 950;
 	dev.last_error = "keep-alive timeout";
-	dev.queues = {{0, RDMABLK_QUEUE_DOWN, 12, 3}, {1, 99, 0xffffffffffffffffULL, 0}};
+	dev.reconnects = 0xffffffffU;
+	dev.queues = {{0, RDMABLK_QUEUE_DOWN, 12, 3, 10, 2, 4096, 8192, 1500},
+		      {1, 99, 0xffffffffffffffffULL, 0, 0xfffffffffffffffeULL, 0, 0, 0,
+		       0xffffffffffffffffULL}};
 	const Msg msg = test::device_reply(RDMABLK_CMD_DEV_GET, dev);
 	EXPECT_EQ(parse_device(*msg), dev);
 }
@@ -338,8 +341,44 @@ TEST(ParseDevice, LeavesRecoveryAttributesAnOlderModuleLacksAtZero)
 	expected.fast_io_fail_tmo = 0;
 	expected.keepalive_tmo = 0;
 	expected.reconnect_max = 0;
+	expected.reconnects = 0;
 	expected.queues.clear();
 	EXPECT_EQ(parse_device(*msg), expected);
+}
+
+TEST(ParseDevice, LeavesIoCountersAnOlderModuleLacksAtZero)
+{
+	std::vector<RawAttr> attrs =
+		without(test::device_attrs(test::example_device()), RDMABLK_ATTR_RECONNECTS);
+	attrs.back() = test::nested_attr(
+		RDMABLK_ATTR_QUEUES,
+		{test::nested_attr(RDMABLK_ATTR_QUEUE,
+				   {test::u32_attr(RDMABLK_ATTR_QUEUE_ID, 0),
+				    test::u32_attr(RDMABLK_ATTR_QUEUE_STATE, RDMABLK_QUEUE_LIVE),
+				    test::u64_attr(RDMABLK_ATTR_QUEUE_COMMANDS, 5),
+				    test::u64_attr(RDMABLK_ATTR_QUEUE_ERRORS, 1)})});
+	const Msg msg = test::kernel_reply(RDMABLK_CMD_DEV_GET, attrs);
+
+	Device expected = test::example_device();
+	expected.reconnects = 0;
+	expected.queues = {{.id = 0, .state = RDMABLK_QUEUE_LIVE, .commands = 5, .errors = 1}};
+	EXPECT_EQ(parse_device(*msg), expected);
+}
+
+TEST(ParseDevice, RejectsAQueueCounterOfTheWrongSize)
+{
+	std::vector<RawAttr> attrs = test::device_attrs(test::example_device());
+	attrs.back() = test::nested_attr(
+		RDMABLK_ATTR_QUEUES,
+		{test::nested_attr(RDMABLK_ATTR_QUEUE,
+				   {test::u32_attr(RDMABLK_ATTR_QUEUE_ID, 0),
+				    test::u32_attr(RDMABLK_ATTR_QUEUE_STATE, RDMABLK_QUEUE_LIVE),
+				    test::u64_attr(RDMABLK_ATTR_QUEUE_COMMANDS, 5),
+				    test::u64_attr(RDMABLK_ATTR_QUEUE_ERRORS, 1),
+				    test::u32_attr(RDMABLK_ATTR_QUEUE_LATENCY_US, 7)})});
+	const Msg msg = test::kernel_reply(RDMABLK_CMD_DEV_GET, attrs);
+	EXPECT_EQ(malformed(parse_device, *msg),
+		  "malformed DEV_GET reply: attribute QUEUE_LATENCY_US has 4 bytes, expected 8");
 }
 
 TEST(ParseDevice, IgnoresUnknownAttributesInAQueue)
@@ -457,7 +496,10 @@ INSTANTIATE_TEST_SUITE_P(
 				 "CTRL_LOSS_TMO has 2 bytes, expected 4"},
 			BadAttr{"u64_next_attempt", RDMABLK_ATTR_NEXT_ATTEMPT_MS,
 				 std::vector<std::uint8_t>(8),
-				 "NEXT_ATTEMPT_MS has 8 bytes, expected 4"}),
+				 "NEXT_ATTEMPT_MS has 8 bytes, expected 4"},
+			BadAttr{"u64_reconnects", RDMABLK_ATTR_RECONNECTS,
+				 std::vector<std::uint8_t>(8),
+				 "RECONNECTS has 8 bytes, expected 4"}),
 	[](const auto &p) { return std::string(p.param.name); });
 
 TEST(ParseEvent, ListenerAdded)

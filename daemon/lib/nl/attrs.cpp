@@ -57,6 +57,12 @@ constexpr SpecTable specs = [] {
 	ATTR(QUEUE_STATE, u32, 0);
 	ATTR(QUEUE_COMMANDS, u64, 0);
 	ATTR(QUEUE_ERRORS, u64, 0);
+	ATTR(QUEUE_COMPLETED, u64, 0);
+	ATTR(QUEUE_REQUEUED, u64, 0);
+	ATTR(QUEUE_READ_BYTES, u64, 0);
+	ATTR(QUEUE_WRITE_BYTES, u64, 0);
+	ATTR(QUEUE_LATENCY_US, u64, 0);
+	ATTR(RECONNECTS, u32, 0);
 #undef ATTR
 	return t;
 }();
@@ -286,6 +292,12 @@ std::optional<std::uint32_t> Attrs::optional_u32(rdmablk_attr type) const
 {
 	check_type(type, AttrType::u32);
 	return tb_[type] ? std::optional(u32(type)) : std::nullopt;
+}
+
+std::optional<std::uint64_t> Attrs::optional_u64(rdmablk_attr type) const
+{
+	check_type(type, AttrType::u64);
+	return tb_[type] ? std::optional(u64(type)) : std::nullopt;
 }
 
 std::optional<std::int32_t> Attrs::optional_s32(rdmablk_attr type) const

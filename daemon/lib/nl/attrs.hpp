@@ -72,6 +72,7 @@ public:
 	/* The value of an optional attribute, or nullopt when it is absent. */
 	std::optional<std::string> optional_string(rdmablk_attr type) const;
 	std::optional<std::uint32_t> optional_u32(rdmablk_attr type) const;
+	std::optional<std::uint64_t> optional_u64(rdmablk_attr type) const;
 	std::optional<std::int32_t> optional_s32(rdmablk_attr type) const;
 
 	/* Whether flag attribute @type is present. */

@@ -23,20 +23,29 @@ Endpoint endpoint_of(const Attrs &attrs)
 	return {attrs.string(RDMABLK_ATTR_ADDR), checked_port(attrs)};
 }
 
+/* The counters after ERRORS came later: an older module's queues lack them. */
 QueueInfo queue_of(const Attrs &attrs)
 {
+	const auto counter = [&](rdmablk_attr type) {
+		return attrs.optional_u64(type).value_or(0);
+	};
 	return {
 		.id = attrs.u32(RDMABLK_ATTR_QUEUE_ID),
 		.state = attrs.u32(RDMABLK_ATTR_QUEUE_STATE),
 		.commands = attrs.u64(RDMABLK_ATTR_QUEUE_COMMANDS),
 		.errors = attrs.u64(RDMABLK_ATTR_QUEUE_ERRORS),
+		.completed = counter(RDMABLK_ATTR_QUEUE_COMPLETED),
+		.requeued = counter(RDMABLK_ATTR_QUEUE_REQUEUED),
+		.read_bytes = counter(RDMABLK_ATTR_QUEUE_READ_BYTES),
+		.write_bytes = counter(RDMABLK_ATTR_QUEUE_WRITE_BYTES),
+		.latency_us = counter(RDMABLK_ATTR_QUEUE_LATENCY_US),
 	};
 }
 
 /*
  * The device attributes DEV_GET, ATTACH and device events share. Those
- * recovery added are read when present, so that an older module's
- * messages still parse.
+ * recovery and the I/O counters added are read when present, so that an
+ * older module's messages still parse.
  */
 Device device_of(const Attrs &attrs)
 {
@@ -64,6 +73,7 @@ Device device_of(const Attrs &attrs)
 		.reconnect_attempt = attrs.optional_u32(RDMABLK_ATTR_RECONNECT_ATTEMPT).value_or(0),
 		.reconnect_max = attrs.optional_u32(RDMABLK_ATTR_RECONNECT_MAX).value_or(0),
 		.next_attempt_ms = attrs.optional_u32(RDMABLK_ATTR_NEXT_ATTEMPT_MS).value_or(0),
+		.reconnects = attrs.optional_u32(RDMABLK_ATTR_RECONNECTS).value_or(0),
 		.last_error = attrs.optional_string(RDMABLK_ATTR_LAST_ERROR),
 		.queues = std::move(queues),
 	};

@@ -49,12 +49,21 @@ struct Export {
 	bool operator==(const Export &) const = default;
 };
 
-/* One I/O queue of a device. */
+/*
+ * One I/O queue of a device. The counters below errors are 0 when the
+ * module leaves them out; over an interval, latency_us's growth divided by
+ * completed's is the mean latency.
+ */
 struct QueueInfo {
 	std::uint32_t id = 0;
-	std::uint32_t state = 0;    /* enum rdmablk_queue_state */
-	std::uint64_t commands = 0; /* sent */
-	std::uint64_t errors = 0;   /* completed with an error */
+	std::uint32_t state = 0;       /* enum rdmablk_queue_state */
+	std::uint64_t commands = 0;    /* sent */
+	std::uint64_t errors = 0;      /* completed with an error */
+	std::uint64_t completed = 0;   /* with or without an error */
+	std::uint64_t requeued = 0;    /* put back after a loss, to be sent again */
+	std::uint64_t read_bytes = 0;  /* of the reads completed without an error */
+	std::uint64_t write_bytes = 0; /* of the writes completed without an error */
+	std::uint64_t latency_us = 0;  /* the completed requests' latencies added up */
 
 	bool operator==(const QueueInfo &) const = default;
 };
@@ -82,6 +91,7 @@ struct Device {
 	std::uint32_t reconnect_attempt = 0; /* since the connection was lost */
 	std::uint32_t reconnect_max = 0;     /* attempts before giving up, 0: unlimited */
 	std::uint32_t next_attempt_ms = 0;   /* when reconnecting */
+	std::uint32_t reconnects = 0;        /* successful ones since attach */
 	/* Why the connection was lost or the last attempt failed. */
 	std::optional<std::string> last_error;
 	std::vector<QueueInfo> queues;
