@@ -168,14 +168,23 @@ TEST_F(EngineTest, StatusAddsQueuesAndFiltersByDevice)
 {
 	call("attach", attach_db0);
 	call("attach", {{"address", "192.0.2.1"}, {"export", "db1"}});
+	kernel.devices[1].reconnects = 3;
 	ctl::Response r = call("status", {{"device", "rdmablk1"}});
 	ASSERT_TRUE(r.ok);
 	ASSERT_EQ(r.result["devices"].size(), 1u);
 	const json &dev = r.result["devices"][0];
 	EXPECT_EQ(dev["export"], "db1");
 	ASSERT_EQ(dev["queues_detail"].size(), 2u);
-	EXPECT_EQ(dev["queues_detail"][1],
-		  (json{{"id", 1}, {"state", "live"}, {"commands", 20}, {"errors", 1}}));
+	EXPECT_EQ(dev["queues_detail"][1], (json{{"id", 1},
+						 {"state", "live"},
+						 {"commands", 20},
+						 {"errors", 1},
+						 {"completed", 19},
+						 {"requeued", 2},
+						 {"read_bytes", 4096},
+						 {"write_bytes", 61440},
+						 {"latency_us", 3000}}));
+	EXPECT_EQ(dev["reconnects"], 3);
 	EXPECT_TRUE(dev.contains("io"));
 	EXPECT_EQ(r.result["daemon"]["hostid"], "0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0");
 

@@ -111,7 +111,8 @@ nl::Device &MemoryKernel::add_device(const std::string &addr, const std::string 
 	dev.ctrl_loss_tmo = RDMABLK_DEFAULT_CTRL_LOSS_TMO;
 	dev.fast_io_fail_tmo = RDMABLK_TMO_OFF;
 	dev.keepalive_tmo = RDMABLK_DEFAULT_KEEPALIVE_TMO;
-	dev.queues = {{0, RDMABLK_QUEUE_LIVE, 10, 0}, {1, RDMABLK_QUEUE_LIVE, 20, 1}};
+	dev.queues = {{0, RDMABLK_QUEUE_LIVE, 10, 0, 10, 0, 40960, 0, 1200},
+		      {1, RDMABLK_QUEUE_LIVE, 20, 1, 19, 2, 4096, 61440, 3000}};
 	devices.push_back(dev);
 	return devices.back();
 }

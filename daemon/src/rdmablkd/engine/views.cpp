@@ -184,8 +184,14 @@ json status_json(const nl::Device &dev, bool managed, const std::optional<IoStat
 		queues.push_back({{"id", q.id},
 				  {"state", nl::queue_state_name(q.state)},
 				  {"commands", q.commands},
-				  {"errors", q.errors}});
+				  {"errors", q.errors},
+				  {"completed", q.completed},
+				  {"requeued", q.requeued},
+				  {"read_bytes", q.read_bytes},
+				  {"write_bytes", q.write_bytes},
+				  {"latency_us", q.latency_us}});
 	out["queues_detail"] = std::move(queues);
+	out["reconnects"] = dev.reconnects;
 	if (io)
 		out["io"] = {{"reads", io->reads},
 			     {"writes", io->writes},

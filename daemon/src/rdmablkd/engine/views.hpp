@@ -58,7 +58,7 @@ std::optional<IoStats> parse_block_stat(std::string_view text);
 /* /sys/block/@dev_name/stat read and parsed; nullopt when it cannot be. */
 std::optional<IoStats> read_io_stats(const std::string &dev_name);
 
-/* device_json() plus "queues_detail" and "io" (null when unknown). */
+/* device_json() plus "queues_detail", "reconnects" and "io" (null when unknown). */
 nlohmann::json status_json(const nl::Device &dev, bool managed, const std::optional<IoStats> &io);
 
 } // namespace rdmablk::daemon
