@@ -38,7 +38,7 @@ std::string join(const std::vector<std::string> &parts, const char *separator)
 	return out;
 }
 
-/* "uuid ...  queues 2 x 128  timeouts: ...", from whatever of it is known. */
+/* "uuid ...  queues 2 x 128  timeouts: ...  reconnects 1", from whatever of it is known. */
 std::string settings_line(const json &device)
 {
 	std::vector<std::string> parts;
@@ -60,10 +60,19 @@ std::string settings_line(const json &device)
 			timeouts.push_back(std::string(label) + " " + seconds_text(*value));
 	if (!timeouts.empty())
 		parts.push_back("timeouts: " + join(timeouts, ", "));
+	if (const auto reconnects = int_field(device, "reconnects"))
+		parts.push_back("reconnects " + std::to_string(*reconnects));
 
 	if (bool_field(device, "read_only"))
 		parts.push_back("read-only");
 	return join(parts, "  ");
+}
+
+/* Member @key of @object as a byte count ("4.0M"), 0 when it is not one. */
+std::string bytes_text(const json &object, const char *key)
+{
+	const long long bytes = int_field(object, key).value_or(0);
+	return human_size(static_cast<std::uint64_t>(std::max(0LL, bytes)));
 }
 
 std::string io_line(const json &io)
@@ -71,20 +80,39 @@ std::string io_line(const json &io)
 	const auto count = [&](const char *key) {
 		return std::to_string(int_field(io, key).value_or(0));
 	};
-	const auto bytes = [&](const char *key) {
-		return human_size(
-			static_cast<std::uint64_t>(std::max(0LL, int_field(io, key).value_or(0))));
-	};
-	return "io: " + count("reads") + " reads (" + bytes("read_bytes") + "), " +
-	       count("writes") + " writes (" + bytes("write_bytes") + ")";
+	return "io: " + count("reads") + " reads (" + bytes_text(io, "read_bytes") + "), " +
+	       count("writes") + " writes (" + bytes_text(io, "write_bytes") + ")";
 }
 
+/*
+ * "queue 0: live, 1200 commands, 1180 completed, 0 errors, 3 requeued, 4.0M
+ * read, 1.0M written, mean latency 85 us". The counters after errors came
+ * later: those an older daemon does not send are left out.
+ */
 std::string queue_line(const json &queue)
 {
-	return "queue " + or_dash(text_field(queue, "id")) + ": " +
-	       or_dash(text_field(queue, "state")) + ", " +
-	       std::to_string(int_field(queue, "commands").value_or(0)) + " commands, " +
-	       std::to_string(int_field(queue, "errors").value_or(0)) + " errors";
+	std::vector<std::string> parts{or_dash(text_field(queue, "state"))};
+	const auto count = [&](const char *key, const char *what, bool always = false) {
+		const auto value = int_field(queue, key);
+		if (value || always)
+			parts.push_back(std::to_string(value.value_or(0)) + " " + what);
+	};
+	const auto bytes = [&](const char *key, const char *what) {
+		if (int_field(queue, key))
+			parts.push_back(bytes_text(queue, key) + " " + what);
+	};
+	count("commands", "commands", true);
+	count("completed", "completed");
+	count("errors", "errors", true);
+	count("requeued", "requeued");
+	bytes("read_bytes", "read");
+	bytes("write_bytes", "written");
+	const auto completed = int_field(queue, "completed");
+	const auto latency = int_field(queue, "latency_us");
+	if (completed && *completed > 0 && latency && *latency >= 0)
+		parts.push_back("mean latency " +
+				std::to_string((*latency + *completed / 2) / *completed) + " us");
+	return "queue " + or_dash(text_field(queue, "id")) + ": " + join(parts, ", ");
 }
 
 std::string status_block(const json &device)

@@ -36,10 +36,12 @@ TEST(Format, StatusOfLiveDevice)
 		format_text("status", result),
 		"/dev/rdmablk0  192.0.2.1:7471  db0  256.0M  live\n"
 		"  uuid 6b1a0c2e-0000-4000-8000-000000000001  queues 2 x 128  timeouts: reconnect "
-		"10 s, ctrl-loss 600 s, fast-io-fail off, keep-alive 5 s\n"
+		"10 s, ctrl-loss 600 s, fast-io-fail off, keep-alive 5 s  reconnects 1\n"
 		"  io: 1234 reads (4.8M), 567 writes (2.2M)\n"
-		"  queue 0: live, 900 commands, 0 errors\n"
-		"  queue 1: live, 901 commands, 0 errors\n");
+		"  queue 0: live, 900 commands, 900 completed, 0 errors, 0 requeued, 1.8M read, "
+		"1.8M written, mean latency 100 us\n"
+		"  queue 1: live, 901 commands, 901 completed, 0 errors, 0 requeued, 1.8M read, "
+		"1.8M written, mean latency 100 us\n");
 }
 
 TEST(Format, StatusOfReconnectingAndPendingDevices)
@@ -47,16 +49,20 @@ TEST(Format, StatusOfReconnectingAndPendingDevices)
 	json reconnecting = samples::with_status(samples::reconnecting_device(), 10);
 	reconnecting["queues_detail"][1]["state"] = "down";
 	reconnecting["queues_detail"][1]["errors"] = 3;
+	reconnecting["queues_detail"][1]["requeued"] = 2;
+	reconnecting["queues_detail"][1]["latency_us"] = 2200;
 	const json result = {{"devices", {reconnecting, samples::pending_device()}}};
 	EXPECT_EQ(
 		format_text("status", result),
 		"/dev/rdmablk1  [2001:db8::7]:7471  logs  1.0G  reconnecting: attempt 3 of 60, "
 		"next in 10 s, last error: keep-alive timeout\n"
 		"  uuid 6b1a0c2e-0000-4000-8000-000000000001  queues 2 x 128  timeouts: reconnect "
-		"10 s, ctrl-loss 600 s, fast-io-fail off, keep-alive 5 s  read-only\n"
+		"10 s, ctrl-loss 600 s, fast-io-fail off, keep-alive 5 s  reconnects 1  read-only\n"
 		"  io: 1234 reads (4.8M), 567 writes (2.2M)\n"
-		"  queue 0: live, 10 commands, 0 errors\n"
-		"  queue 1: down, 11 commands, 3 errors\n"
+		"  queue 0: live, 10 commands, 10 completed, 0 errors, 0 requeued, 20.0K read, "
+		"20.0K written, mean latency 100 us\n"
+		"  queue 1: down, 11 commands, 11 completed, 3 errors, 2 requeued, 20.0K read, "
+		"24.0K written, mean latency 200 us\n"
 		"\n"
 		"-  192.0.2.9:7471  scratch  -  pending: retrying in 5 s, last error: connection "
 		"refused\n"
@@ -126,7 +132,24 @@ TEST(Format, StatusWithoutIoCounters)
 	device["last_error"] = nullptr;
 	const std::string text = format_text("status", {{"devices", {device}}});
 	EXPECT_EQ(text.find("io:"), std::string::npos) << text;
-	EXPECT_NE(text.find("  queue 1: live, 1 commands, 0 errors\n"), std::string::npos) << text;
+	EXPECT_NE(text.find("  queue 1: live, 1 commands, 1 completed, 0 errors, 0 requeued, 0B "
+			    "read, 4.0K written, mean latency 100 us\n"),
+		  std::string::npos)
+		<< text;
+}
+
+TEST(Format, StatusOfAnOlderDaemonLeavesOutTheCountersItLacks)
+{
+	json device = samples::live_device();
+	device["queues_detail"] = {{{"id", 0}, {"state", "live"}, {"commands", 7}, {"errors", 1}},
+				   {{"id", 1}, {"state", "live"}, {"completed", 0}}};
+	const std::string text = format_text("status", {{"devices", {device}}});
+	EXPECT_NE(text.find("keep-alive 5 s\n"), std::string::npos) << text;
+	EXPECT_NE(text.find("  queue 0: live, 7 commands, 1 errors\n"), std::string::npos) << text;
+	/* Nothing completed: no mean latency. */
+	EXPECT_NE(text.find("  queue 1: live, 0 commands, 0 completed, 0 errors\n"),
+		  std::string::npos)
+		<< text;
 }
 
 TEST(Format, ExportAddShowsTheExport)
@@ -186,7 +209,8 @@ TEST(Format, JsonKeepsDocumentedFieldNames)
 				"next_attempt_ms",
 				"last_error",
 				"io",
-				"queues_detail"})
+				"queues_detail",
+				"reconnects"})
 		EXPECT_TRUE(back.contains(key)) << key;
 }
 

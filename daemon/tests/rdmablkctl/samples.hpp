@@ -49,16 +49,31 @@ inline nlohmann::json pending_device()
 		"last_error": "connection refused", "managed": true})");
 }
 
+/*
+ * @device as status reports it: queue N sent @base + N commands, all
+ * completed, half of them reads of 4 KiB, the other half writes of 4 KiB,
+ * in 100 us each.
+ */
 inline nlohmann::json with_status(nlohmann::json device, long long base)
 {
 	device["io"] = {{"reads", 1234},
 			{"writes", 567},
 			{"read_bytes", 5033164},
 			{"write_bytes", 2306867}};
+	device["reconnects"] = 1;
 	device["queues_detail"] = nlohmann::json::array();
-	for (int id = 0; id < device["queues"].get<int>(); id++)
-		device["queues_detail"].push_back(
-			{{"id", id}, {"state", "live"}, {"commands", base + id}, {"errors", 0}});
+	for (int id = 0; id < device["queues"].get<int>(); id++) {
+		const long long commands = base + id;
+		device["queues_detail"].push_back({{"id", id},
+						   {"state", "live"},
+						   {"commands", commands},
+						   {"errors", 0},
+						   {"completed", commands},
+						   {"requeued", 0},
+						   {"read_bytes", commands / 2 * 4096},
+						   {"write_bytes", (commands - commands / 2) * 4096},
+						   {"latency_us", commands * 100}});
+	}
 	return device;
 }
 
