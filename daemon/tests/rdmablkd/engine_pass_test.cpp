@@ -270,5 +270,33 @@ TEST_F(EngineTest, PeriodicCheckFindsWhatEventsMissed)
 	EXPECT_EQ(kernel.devices.size(), 1u);
 }
 
+/*
+ * The status summary follows the kernel's events between passes: a
+ * listener and an export added (or removed) through rdmablkctl are counted
+ * at once, not from the last pass's view.
+ */
+TEST_F(EngineTest, SummaryFollowsListenerAndExportEvents)
+{
+	pass();
+	EXPECT_EQ(engine.summary(), "0 devices, 0 exports, 0 listeners");
+
+	nl::Event listener;
+	listener.type = RDMABLK_EVENT_LISTENER_ADDED;
+	listener.listener = nl::Endpoint{"192.0.2.1", 7471};
+	nl::Event exp;
+	exp.type = RDMABLK_EVENT_EXPORT_ADDED;
+	exp.export_ref = nl::ExportRef{"db0", {}};
+	engine.on_event(listener);
+	engine.on_event(exp);
+	engine.on_event(exp); /* told twice: counted once */
+	EXPECT_EQ(engine.summary(), "0 devices, 1 exports, 1 listeners");
+
+	exp.type = RDMABLK_EVENT_EXPORT_REMOVED;
+	engine.on_event(exp);
+	listener.type = RDMABLK_EVENT_LISTENER_REMOVED;
+	engine.on_event(listener);
+	EXPECT_EQ(engine.summary(), "0 devices, 0 exports, 0 listeners");
+}
+
 } // namespace
 } // namespace rdmablk::daemon::test

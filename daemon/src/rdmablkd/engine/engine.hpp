@@ -182,7 +182,7 @@ private:
 	nl::AttachArgs attach_request(const AttachmentConfig &attachment) const;
 	/* The devices a request saw: the latest view for summary(). */
 	void remember(const std::vector<nl::Device> &devices);
-	/* Keep the view of the devices current between passes. */
+	/* Keep the view of devices, exports and listeners current between passes. */
 	void track(const nl::Event &event);
 
 	Executor &executor_;

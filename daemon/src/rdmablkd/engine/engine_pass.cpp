@@ -248,12 +248,43 @@ void Engine::on_event(const nl::Event &event)
 
 void Engine::track(const nl::Event &event)
 {
-	if (!seen_ || !event.device)
+	if (!seen_)
 		return;
-	std::vector<nl::Device> &devices = seen_->devices;
-	std::erase_if(devices, [&](const nl::Device &d) { return d.index == event.device->index; });
-	if (event.type != RDMABLK_EVENT_DEVICE_DETACHED)
-		devices.push_back(*event.device);
+	if (event.device) {
+		std::vector<nl::Device> &devices = seen_->devices;
+		std::erase_if(devices,
+			      [&](const nl::Device &d) { return d.index == event.device->index; });
+		if (event.type != RDMABLK_EVENT_DEVICE_DETACHED)
+			devices.push_back(*event.device);
+	} else if (event.export_ref) {
+		/*
+		 * The event names the export only; the next pass reads the
+		 * rest. Until then the summary counts it.
+		 */
+		std::vector<nl::Export> &exports = seen_->exports;
+		const auto same = [&](const nl::Export &e) { return e.name == event.export_ref->name; };
+		if (event.type == RDMABLK_EVENT_EXPORT_REMOVED)
+			std::erase_if(exports, same);
+		else if (event.type == RDMABLK_EVENT_EXPORT_ADDED &&
+			 std::ranges::none_of(exports, same)) {
+			nl::Export e;
+			e.name = event.export_ref->name;
+			e.uuid = event.export_ref->uuid;
+			exports.push_back(std::move(e));
+		}
+	} else if (event.listener) {
+		std::vector<nl::Listener> &listeners = seen_->listeners;
+		const auto same = [&](const nl::Listener &l) {
+			return l.addr == event.listener->addr && l.port == event.listener->port;
+		};
+		if (event.type == RDMABLK_EVENT_LISTENER_REMOVED)
+			std::erase_if(listeners, same);
+		else if (event.type == RDMABLK_EVENT_LISTENER_ADDED &&
+			 std::ranges::none_of(listeners, same))
+			listeners.push_back({.addr = event.listener->addr,
+					     .port = event.listener->port,
+					     .state = RDMABLK_LISTENER_LISTENING});
+	}
 }
 
 Config Engine::wanted() const
