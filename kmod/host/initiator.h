@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Initiator role: attached devices (idev.c), their RDMA queues (iqueue.c)
- * and what they show in sysfs (isysfs.c).
+ * Initiator role: attached devices (idev.c: their life; irecover.c: their
+ * recovery; iblk.c: the block device; ireport.c: what they report), and
+ * their RDMA queues (iqueue.c).
  */
 #ifndef RDMABLK_INITIATOR_H
 #define RDMABLK_INITIATOR_H
@@ -324,12 +325,43 @@ void rdmablk_ireq_unmap(struct request *rq);
 void rdmablk_ireq_reset(struct request *rq);
 
 /* idev.c */
-void rdmablk_idev_conn_lost(struct rdmablk_idev *idev, const char *why);
+extern int rdmablk_major;	/* registered at init, for every disk */
 
-/* isysfs.c */
+/* irecover.c: state changes and recovery; see the notes atop idev.c */
+u32 rdmablk_idev_state(struct rdmablk_idev *idev);
+bool __rdmablk_idev_change_state(struct rdmablk_idev *idev, u32 new,
+				 const char *why);
+bool rdmablk_idev_arm(struct rdmablk_idev *idev, struct delayed_work *dwork,
+		      unsigned long delay, u32 state, bool now);
+u32 rdmablk_idev_max_attempts(const struct rdmablk_tmo *tmo, u32 extra);
+void rdmablk_idev_attempt_now(struct rdmablk_idev *idev);
+void rdmablk_idev_conn_lost(struct rdmablk_idev *idev, const char *why);
+int rdmablk_idev_go_live(struct rdmablk_idev *idev, const char **why);
+int rdmablk_idev_connect(struct rdmablk_idev *idev,
+			 const struct rdmablk_attach_req *req,
+			 struct netlink_ext_ack *extack);
+void rdmablk_idev_free_queues(struct rdmablk_idev *idev);
+void rdmablk_idev_quiesce(struct rdmablk_idev *idev);
+void rdmablk_idev_unquiesce(struct rdmablk_idev *idev);
+void rdmablk_idev_teardown(struct rdmablk_idev *idev, bool requeue);
+void rdmablk_idev_err_work(struct work_struct *work);
+void rdmablk_idev_reconnect_work(struct work_struct *work);
+void rdmablk_idev_fail_fast_work(struct work_struct *work);
+void rdmablk_idev_ka_work(struct work_struct *work);
+
+/* iblk.c: the block device */
+int rdmablk_idev_alloc_disk(struct rdmablk_idev *idev);
+void rdmablk_idev_free_disk(struct rdmablk_idev *idev);
+void rdmablk_idev_add_work(struct work_struct *work);
+
+/* ireport.c: DEV_GET snapshots, events, sysfs */
 extern const struct attribute_group *rdmablk_disk_groups[];
 void rdmablk_iqueue_stats_read(struct rdmablk_iqueue *queue,
 			       struct rdmablk_queue_info *qi);
+void rdmablk_idev_snapshot(struct rdmablk_idev *idev,
+			   struct rdmablk_dev_info *info);
+void rdmablk_idev_event(struct rdmablk_idev *idev, enum rdmablk_event event,
+			const char *reason);
 void rdmablk_idev_uevent(struct rdmablk_idev *idev);
 
 #endif /* RDMABLK_INITIATOR_H */

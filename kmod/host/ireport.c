@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What an attached disk shows in /sys/block/rdmablkN/rdmablk/:
+ * What an attached disk reports: a snapshot for DEV_GET and the events
+ * (rdmablk_idev_snapshot(), rdmablk_idev_event()), and its files in
+ * /sys/block/rdmablkN/rdmablk/:
  *
  *   export, uuid, target   its identity, for udev (stable names) and admins;
  *                          fixed for the life of the disk: a reconnect to a
@@ -26,6 +28,7 @@
  */
 #include <linux/blk-mq.h>
 #include <linux/kobject.h>
+#include <linux/slab.h>
 #include <linux/sysfs.h>
 #include <linux/uuid.h>
 
@@ -50,6 +53,77 @@ void rdmablk_iqueue_stats_read(struct rdmablk_iqueue *queue,
 	qi->read_bytes = atomic64_read(&st->read_bytes);
 	qi->write_bytes = atomic64_read(&st->write_bytes);
 	qi->latency_us = div_u64(atomic64_read(&st->latency_ns), NSEC_PER_USEC);
+}
+
+/**
+ * rdmablk_idev_snapshot() - what DEV_GET and the events say of a device
+ * @idev: the device
+ * @info: filled in
+ */
+void rdmablk_idev_snapshot(struct rdmablk_idev *idev,
+			   struct rdmablk_dev_info *info)
+{
+	unsigned long flags, when;
+	u32 i;
+
+	info->index = idev->index;
+	strscpy(info->name, idev->name, sizeof(info->name));
+	info->addr = idev->addr;
+	strscpy(info->export_name, idev->export_name,
+		sizeof(info->export_name));
+	info->info = idev->info;
+	info->nr_queues = idev->nr_queues;
+	info->queue_depth = idev->queue_depth;
+	info->tmo.reconnect_delay = READ_ONCE(idev->tmo.reconnect_delay);
+	info->tmo.ctrl_loss_tmo = READ_ONCE(idev->tmo.ctrl_loss_tmo);
+	info->tmo.fast_io_fail_tmo = READ_ONCE(idev->tmo.fast_io_fail_tmo);
+	info->tmo.keepalive_tmo = READ_ONCE(idev->tmo.keepalive_tmo);
+	spin_lock_irqsave(&idev->state_lock, flags);
+	info->max_attempts = rdmablk_idev_max_attempts(&info->tmo,
+						       idev->extra_attempts);
+	info->state = idev->state;
+	info->attempt = idev->attempt;
+	strscpy(info->last_error, idev->last_error, sizeof(info->last_error));
+	spin_unlock_irqrestore(&idev->state_lock, flags);
+	info->reconnects = READ_ONCE(idev->reconnects);
+
+	info->next_attempt_ms = 0;
+	if (info->state == RDMABLK_DEV_RECONNECTING &&
+	    delayed_work_pending(&idev->reconnect_work)) {
+		when = READ_ONCE(idev->reconnect_work.timer.expires);
+		if (time_after(when, jiffies))
+			info->next_attempt_ms = jiffies_to_msecs(when - jiffies);
+	}
+
+	for (i = 0; i < idev->nr_queues && i < RDMABLK_MAX_QUEUES; i++) {
+		struct rdmablk_iqueue *q = &idev->queues[i];
+
+		info->queue[i].state = test_bit(RDMABLK_IQ_LIVE, &q->flags) ?
+				       RDMABLK_QUEUE_LIVE : RDMABLK_QUEUE_DOWN;
+		rdmablk_iqueue_stats_read(q, &info->queue[i]);
+	}
+}
+
+/**
+ * rdmablk_idev_event() - multicast an event about a device
+ * @idev: the device
+ * @event: what happened
+ * @reason: why, or NULL
+ *
+ * Process context. An event that cannot be allocated is not sent: the
+ * daemon's periodic check finds the state anyway.
+ */
+void rdmablk_idev_event(struct rdmablk_idev *idev, enum rdmablk_event event,
+			const char *reason)
+{
+	struct rdmablk_dev_info *info;
+
+	info = kmalloc(sizeof(*info), GFP_KERNEL);
+	if (!info)
+		return;
+	rdmablk_idev_snapshot(idev, info);
+	rdmablk_nl_event_dev(event, info, reason);
+	kfree(info);
 }
 
 static struct rdmablk_idev *rdmablk_dev_to_idev(struct device *dev)

@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Initiator devices: the block device. blk-mq's operations (a request is
+ * sent on its hardware context's queue, accounted and completed when
+ * answered, requeued by recovery), the disk's limits from what the target
+ * said, and its creation and addition. Which state lets a request through
+ * is described at the top of idev.c.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/blk-mq.h>
+#include <linux/moduleparam.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+
+#include "initiator.h"
+#include "../trace.h"
+
+/*
+ * Seconds an answer may take before the connection counts as lost (the
+ * blk-mq timeout), for disks attached from then on, as nvme_core's
+ * io_timeout; /sys/block/rdmablkN/queue/io_timeout changes one disk. The
+ * partition read of an attach is bound by it too.
+ */
+static unsigned int rdmablk_io_timeout = 30;
+
+static int rdmablk_param_set_io_timeout(const char *val,
+					const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 1, 3600);
+}
+
+static const struct kernel_param_ops rdmablk_io_timeout_ops = {
+	.set = rdmablk_param_set_io_timeout,
+	.get = param_get_uint,
+};
+module_param_cb(io_timeout, &rdmablk_io_timeout_ops, &rdmablk_io_timeout, 0644);
+MODULE_PARM_DESC(io_timeout,
+		 "Seconds before an unanswered command counts as a lost connection, 1-3600 (default 30); for disks attached afterwards");
+
+static blk_status_t rdmablk_queue_rq(struct blk_mq_hw_ctx *hctx,
+				     const struct blk_mq_queue_data *bd)
+{
+	struct rdmablk_iqueue *queue = hctx->driver_data;
+	struct rdmablk_idev *idev = queue->idev;
+	struct request *rq = bd->rq;
+	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
+	blk_status_t sts;
+
+	switch (rdmablk_idev_state(idev)) {
+	case RDMABLK_DEV_LIVE:
+		break;
+	case RDMABLK_DEV_RECONNECTING:
+		/* Quiesced while reconnecting, unless I/O is to fail fast. */
+		if (!READ_ONCE(idev->fail_fast))
+			return BLK_STS_RESOURCE;
+		return BLK_STS_IOERR;
+	default:
+		return BLK_STS_IOERR;
+	}
+	if (unlikely(!test_bit(RDMABLK_IQ_LIVE, &queue->flags)))
+		return BLK_STS_RESOURCE;
+
+	/* A new request, not one sent again: its retries start at 0. */
+	if (!(rq->rq_flags & RQF_DONTPREP)) {
+		req->retries = 0;
+		rq->rq_flags |= RQF_DONTPREP;
+	}
+	rdmablk_ireq_reset(rq);
+	blk_mq_start_request(rq);
+	sts = rdmablk_iqueue_submit(queue, rq);
+	if (unlikely(sts == BLK_STS_IOERR)) {
+		rdmablk_idev_conn_lost(idev, "cannot post a command");
+		if (++req->retries > RDMABLK_MAX_RETRIES)
+			return BLK_STS_IOERR;
+		/* Not sent: the request goes back with the others. */
+		atomic64_inc(&queue->stats.requeued);
+		blk_mq_requeue_request(rq, false);
+		return BLK_STS_OK;
+	}
+	return sts;
+}
+
+/*
+ * Count a request that ends on @queue (or is put back, @requeue) and trace
+ * it. Latency is measured from blk-mq's time stamp, which it takes unless
+ * the disk's iostats are off.
+ */
+static void rdmablk_account_rq(struct rdmablk_iqueue *queue,
+			       struct request *rq, bool requeue)
+{
+	struct rdmablk_iqueue_stats *st = &queue->stats;
+	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
+	u64 latency = 0;
+
+	if (rq->start_time_ns)
+		latency = ktime_get_ns() - rq->start_time_ns;
+	trace_rdmablk_cmd_complete(queue->idev->name, queue->qid, rq->tag,
+				   req->gen, req->status, requeue, latency);
+	if (requeue) {
+		atomic64_inc(&st->requeued);
+		return;
+	}
+	atomic64_inc(&st->completed);
+	atomic64_add(latency, &st->latency_ns);
+	if (req->status != RDMABLK_S_OK)
+		atomic64_inc(&st->errors);
+	else if (req_op(rq) == REQ_OP_READ)
+		atomic64_add(blk_rq_bytes(rq), &st->read_bytes);
+	else if (req_op(rq) == REQ_OP_WRITE)
+		atomic64_add(blk_rq_bytes(rq), &st->write_bytes);
+}
+
+static void rdmablk_complete_rq(struct request *rq)
+{
+	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
+
+	rdmablk_ireq_unmap(rq);
+	if (req->queue)
+		rdmablk_account_rq(req->queue, rq, req->requeue);
+	if (req->requeue) {
+		req->requeue = false;
+		blk_mq_requeue_request(rq, false);
+		return;
+	}
+	blk_mq_end_request(rq, rdmablk_status_to_blk(req->status));
+}
+
+static enum blk_eh_timer_return rdmablk_timeout(struct request *rq)
+{
+	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
+
+	pr_warn_ratelimited("%s: command timed out; treating the connection as lost\n",
+			    req->queue->idev->name);
+	/* err_work requeues this request once the queues are stopped. */
+	rdmablk_idev_conn_lost(req->queue->idev, "command timed out");
+	return BLK_EH_RESET_TIMER;
+}
+
+static int rdmablk_init_hctx(struct blk_mq_hw_ctx *hctx, void *data,
+			     unsigned int hctx_idx)
+{
+	struct rdmablk_idev *idev = data;
+
+	hctx->driver_data = &idev->queues[hctx_idx];
+	return 0;
+}
+
+static int rdmablk_init_request(struct blk_mq_tag_set *set, struct request *rq,
+				unsigned int hctx_idx, unsigned int numa_node)
+{
+	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
+
+	req->cmd = kzalloc_node(sizeof(*req->cmd), GFP_KERNEL, numa_node);
+	if (!req->cmd)
+		return -ENOMEM;
+	/* Not guessable by a target that never received the command. */
+	req->gen = get_random_u16();
+	return 0;
+}
+
+static void rdmablk_exit_request(struct blk_mq_tag_set *set, struct request *rq,
+				 unsigned int hctx_idx)
+{
+	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
+
+	kfree(req->cmd);
+}
+
+static const struct blk_mq_ops rdmablk_mq_ops = {
+	.queue_rq = rdmablk_queue_rq,
+	.complete = rdmablk_complete_rq,
+	.timeout = rdmablk_timeout,
+	.init_hctx = rdmablk_init_hctx,
+	.init_request = rdmablk_init_request,
+	.exit_request = rdmablk_exit_request,
+};
+
+static const struct block_device_operations rdmablk_bdev_ops = {
+	.owner = THIS_MODULE,
+};
+
+static void rdmablk_idev_set_limits(struct rdmablk_idev *idev)
+{
+	struct request_queue *q = idev->disk->queue;
+	const struct rdmablk_open_info *info = &idev->info;
+	u32 max_zero = min_t(u32, info->max_discard_sectors,
+			     UINT_MAX >> SECTOR_SHIFT);
+
+	blk_queue_logical_block_size(q, info->logical_block_size);
+	blk_queue_physical_block_size(q, info->physical_block_size);
+	blk_queue_io_min(q, info->physical_block_size);
+	blk_queue_max_hw_sectors(q, idev->max_io_size >> SECTOR_SHIFT);
+	blk_queue_max_segments(q, idev->max_io_size / SZ_4K);
+	/* Each segment must be a whole number of FRWR pages but the ends. */
+	blk_queue_virt_boundary(q, SZ_4K - 1);
+	blk_queue_write_cache(q, info->flags & RDMABLK_EXP_FLUSH,
+			      info->flags & RDMABLK_EXP_FUA);
+	if (info->flags & RDMABLK_EXP_DISCARD) {
+		blk_queue_max_discard_sectors(q, max_zero);
+		q->limits.discard_granularity = info->discard_granularity ?:
+						info->logical_block_size;
+	}
+	if (info->flags & RDMABLK_EXP_WRITE_ZEROES)
+		blk_queue_max_write_zeroes_sectors(q, max_zero);
+	if (info->flags & RDMABLK_EXP_ROTATIONAL)
+		blk_queue_flag_clear(QUEUE_FLAG_NONROT, q);
+	else
+		blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
+	set_capacity(idev->disk, info->size >> SECTOR_SHIFT);
+	set_disk_ro(idev->disk, info->flags & RDMABLK_EXP_READ_ONLY);
+}
+
+/*
+ * The tag set and the disk, not added yet: rdmablk_idev_add_work() does.
+ * On failure the tag set may remain: rdmablk_idev_free_disk() frees it,
+ * once the queues are stopped.
+ */
+int rdmablk_idev_alloc_disk(struct rdmablk_idev *idev)
+{
+	struct blk_mq_tag_set *set = &idev->tag_set;
+	int ret;
+
+	set->ops = &rdmablk_mq_ops;
+	set->nr_hw_queues = idev->nr_queues;
+	set->queue_depth = idev->queue_depth;
+	set->numa_node = NUMA_NO_NODE;
+	set->cmd_size = sizeof(struct rdmablk_ireq) +
+			sizeof(struct scatterlist) * RDMABLK_INLINE_SG_CNT;
+	set->flags = BLK_MQ_F_SHOULD_MERGE;
+	set->timeout = READ_ONCE(rdmablk_io_timeout) * HZ;
+	set->driver_data = idev;
+	ret = blk_mq_alloc_tag_set(set);
+	if (ret)
+		return ret;
+
+	idev->disk = blk_mq_alloc_disk(set, idev);
+	if (IS_ERR(idev->disk)) {
+		ret = PTR_ERR(idev->disk);
+		idev->disk = NULL;
+		return ret;
+	}
+	idev->disk->major = rdmablk_major;
+	idev->disk->first_minor = idev->index * 16;
+	idev->disk->minors = 16;
+	idev->disk->fops = &rdmablk_bdev_ops;
+	idev->disk->private_data = idev;
+	strscpy(idev->disk->disk_name, idev->name, DISK_NAME_LEN);
+	rdmablk_idev_set_limits(idev);
+	return 0;
+}
+
+/*
+ * The disk and the tag set, whichever exist. Only once the queues are
+ * freed: the answer path looks requests up in the tags.
+ */
+void rdmablk_idev_free_disk(struct rdmablk_idev *idev)
+{
+	if (idev->disk) {
+		put_disk(idev->disk);
+		idev->disk = NULL;
+	}
+	if (idev->tag_set.tags)
+		blk_mq_free_tag_set(&idev->tag_set);
+}
+
+/*
+ * Add the disk, out of the ATTACH request's context as nvme's scan work
+ * does: device_add_disk() reads the partition table, and a target that
+ * does not answer that read must hold neither the netlink caller nor the
+ * daemon. The read ends like any I/O, within the device's timeouts (or at
+ * detach, which fails it). RDMABLK_IDEV_ADDING is set while this is queued
+ * or running; RDMABLK_IDEV_ADDED once the disk is there.
+ */
+void rdmablk_idev_add_work(struct work_struct *work)
+{
+	struct rdmablk_idev *idev = container_of(work, struct rdmablk_idev,
+						 add_work);
+	int ret;
+
+	ret = device_add_disk(NULL, idev->disk, rdmablk_disk_groups);
+	if (ret) {
+		pr_err("%s: cannot create the block device: %d; detach it\n",
+		       idev->name, ret);
+		rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_STATE,
+				   "cannot create the block device");
+	} else {
+		set_bit(RDMABLK_IDEV_ADDED, &idev->flags);
+		rdmablk_idev_uevent(idev);
+	}
+	clear_bit(RDMABLK_IDEV_ADDING, &idev->flags);
+}
