@@ -346,18 +346,29 @@ TEST(ParseDevice, LeavesRecoveryAttributesAnOlderModuleLacksAtZero)
 	EXPECT_EQ(parse_device(*msg), expected);
 }
 
+/* Queue 0's mandatory attributes: all that a module older than the I/O counters sends. */
+std::vector<RawAttr> mandatory_queue_attrs(std::uint64_t commands, std::uint64_t errors)
+{
+	return {test::u32_attr(RDMABLK_ATTR_QUEUE_ID, 0),
+		test::u32_attr(RDMABLK_ATTR_QUEUE_STATE, RDMABLK_QUEUE_LIVE),
+		test::u64_attr(RDMABLK_ATTR_QUEUE_COMMANDS, commands),
+		test::u64_attr(RDMABLK_ATTR_QUEUE_ERRORS, errors)};
+}
+
+/* @attrs, a device's, with its queues replaced by one of attributes @queue. */
+std::vector<RawAttr> with_queue(std::vector<RawAttr> attrs, std::vector<RawAttr> queue)
+{
+	attrs.back() = test::nested_attr(RDMABLK_ATTR_QUEUES,
+					 {test::nested_attr(RDMABLK_ATTR_QUEUE, std::move(queue))});
+	return attrs;
+}
+
 TEST(ParseDevice, LeavesIoCountersAnOlderModuleLacksAtZero)
 {
-	std::vector<RawAttr> attrs =
+	const std::vector<RawAttr> attrs =
 		without(test::device_attrs(test::example_device()), RDMABLK_ATTR_RECONNECTS);
-	attrs.back() = test::nested_attr(
-		RDMABLK_ATTR_QUEUES,
-		{test::nested_attr(RDMABLK_ATTR_QUEUE,
-				   {test::u32_attr(RDMABLK_ATTR_QUEUE_ID, 0),
-				    test::u32_attr(RDMABLK_ATTR_QUEUE_STATE, RDMABLK_QUEUE_LIVE),
-				    test::u64_attr(RDMABLK_ATTR_QUEUE_COMMANDS, 5),
-				    test::u64_attr(RDMABLK_ATTR_QUEUE_ERRORS, 1)})});
-	const Msg msg = test::kernel_reply(RDMABLK_CMD_DEV_GET, attrs);
+	const Msg msg = test::kernel_reply(RDMABLK_CMD_DEV_GET,
+					   with_queue(attrs, mandatory_queue_attrs(5, 1)));
 
 	Device expected = test::example_device();
 	expected.reconnects = 0;
@@ -367,16 +378,10 @@ TEST(ParseDevice, LeavesIoCountersAnOlderModuleLacksAtZero)
 
 TEST(ParseDevice, RejectsAQueueCounterOfTheWrongSize)
 {
-	std::vector<RawAttr> attrs = test::device_attrs(test::example_device());
-	attrs.back() = test::nested_attr(
-		RDMABLK_ATTR_QUEUES,
-		{test::nested_attr(RDMABLK_ATTR_QUEUE,
-				   {test::u32_attr(RDMABLK_ATTR_QUEUE_ID, 0),
-				    test::u32_attr(RDMABLK_ATTR_QUEUE_STATE, RDMABLK_QUEUE_LIVE),
-				    test::u64_attr(RDMABLK_ATTR_QUEUE_COMMANDS, 5),
-				    test::u64_attr(RDMABLK_ATTR_QUEUE_ERRORS, 1),
-				    test::u32_attr(RDMABLK_ATTR_QUEUE_LATENCY_US, 7)})});
-	const Msg msg = test::kernel_reply(RDMABLK_CMD_DEV_GET, attrs);
+	std::vector<RawAttr> queue = mandatory_queue_attrs(5, 1);
+	queue.push_back(test::u32_attr(RDMABLK_ATTR_QUEUE_LATENCY_US, 7));
+	const Msg msg = test::kernel_reply(
+		RDMABLK_CMD_DEV_GET, with_queue(test::device_attrs(test::example_device()), queue));
 	EXPECT_EQ(malformed(parse_device, *msg),
 		  "malformed DEV_GET reply: attribute QUEUE_LATENCY_US has 4 bytes, expected 8");
 }
@@ -402,15 +407,9 @@ class ParseQueueMissing : public testing::TestWithParam<MissingAttr> {};
 
 TEST_P(ParseQueueMissing, NamesTheMissingAttribute)
 {
-	std::vector<RawAttr> queue{test::u32_attr(RDMABLK_ATTR_QUEUE_ID, 0),
-				   test::u32_attr(RDMABLK_ATTR_QUEUE_STATE, RDMABLK_QUEUE_LIVE),
-				   test::u64_attr(RDMABLK_ATTR_QUEUE_COMMANDS, 0),
-				   test::u64_attr(RDMABLK_ATTR_QUEUE_ERRORS, 0)};
-	std::vector<RawAttr> attrs = test::device_attrs(test::example_device());
-	attrs.back() = test::nested_attr(
-		RDMABLK_ATTR_QUEUES,
-		{test::nested_attr(RDMABLK_ATTR_QUEUE, without(queue, GetParam().absent))});
-	const Msg msg = test::kernel_reply(RDMABLK_CMD_DEV_GET, attrs);
+	const Msg msg = test::kernel_reply(
+		RDMABLK_CMD_DEV_GET, with_queue(test::device_attrs(test::example_device()),
+						without(mandatory_queue_attrs(0, 0), GetParam().absent)));
 	EXPECT_EQ(malformed(parse_device, *msg),
 		  std::string("malformed DEV_GET reply: attribute ") + GetParam().name +
 			  " is missing");
