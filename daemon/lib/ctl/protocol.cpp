@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "ctl/protocol.hpp"
 
+#include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <utility>
 
 namespace rdmablk::ctl {
@@ -155,6 +157,20 @@ Request parse_request_line(std::string_view line)
 Response parse_response_line(std::string_view line)
 {
 	return response_from_json(parse_line(line, "response"));
+}
+
+std::string utc_timestamp(std::chrono::system_clock::time_point t)
+{
+	const auto ms = std::chrono::floor<std::chrono::milliseconds>(t);
+	const std::time_t secs = std::chrono::system_clock::to_time_t(ms);
+	std::tm tm{};
+	::gmtime_r(&secs, &tm);
+	char buf[32];
+	std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
+	char out[48];
+	std::snprintf(out, sizeof(out), "%s.%03dZ", buf,
+		      static_cast<int>((ms.time_since_epoch() % std::chrono::seconds(1)).count()));
+	return out;
 }
 
 std::string event_line(const json &event)

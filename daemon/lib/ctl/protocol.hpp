@@ -6,6 +6,7 @@
  */
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -88,6 +89,12 @@ std::string to_line(const nlohmann::json &json);
 /* One received line (without its '\n') parsed; throws ProtocolError. */
 Request parse_request_line(std::string_view line);
 Response parse_response_line(std::string_view line);
+
+/*
+ * @t as UTC, ISO 8601 with milliseconds, "2026-11-25T05:40:01.123Z": the
+ * "time" of events and of rdmablkctl stat's reports.
+ */
+std::string utc_timestamp(std::chrono::system_clock::time_point t);
 
 /* @event (an object with at least "type") as a monitor's event line. */
 std::string event_line(const nlohmann::json &event);

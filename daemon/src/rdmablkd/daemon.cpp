@@ -16,6 +16,7 @@
 #include <systemd/sd-daemon.h>
 
 #include "config/atomic_file.hpp"
+#include "ctl/protocol.hpp"
 #include "host_identity.hpp"
 #include "kernel/event_log.hpp"
 #include "kernel/kernel_probe.hpp"
@@ -205,7 +206,7 @@ void Daemon::on_events()
 	try {
 		for (const nl::Event &event : monitor_->read()) {
 			nlohmann::json j = event_json(event);
-			j["time"] = utc_timestamp(std::chrono::system_clock::now());
+			j["time"] = ctl::utc_timestamp(std::chrono::system_clock::now());
 			server_->publish(j);
 			engine_->on_event(event);
 		}
@@ -214,7 +215,7 @@ void Daemon::on_events()
 		log_.warning(std::string("reading kernel events: ") + e.what() +
 			     "; comparing with the kernel");
 		server_->publish({{"type", "events-lost"},
-				  {"time", utc_timestamp(std::chrono::system_clock::now())},
+				  {"time", ctl::utc_timestamp(std::chrono::system_clock::now())},
 				  {"message", std::string("rdmablkd missed kernel events (") +
 						      e.what() + "); 'rdmablkctl status' shows the state"}});
 		engine_->request_pass();

@@ -145,6 +145,14 @@ TEST(Protocol, LinesThatAreNotEventsAreProtocolErrors)
 		EXPECT_THROW(parse_event_line(line), ProtocolError) << line;
 }
 
+TEST(Protocol, TimestampsAreUtcWithMilliseconds)
+{
+	using namespace std::chrono;
+	const system_clock::time_point t = system_clock::time_point(seconds(1764049201)) +
+					   milliseconds(7);
+	EXPECT_EQ(utc_timestamp(t), "2025-11-25T05:40:01.007Z");
+}
+
 TEST(Protocol, DefaultSocketPathHonoursEnvironment)
 {
 	::unsetenv("RDMABLK_SOCKET");

@@ -67,14 +67,6 @@ TEST(EventLog, MonitorsGetTheLineAndEachWordAsAMember)
 				 }));
 }
 
-TEST(EventLog, TimestampsAreUtcWithMilliseconds)
-{
-	using namespace std::chrono;
-	const system_clock::time_point t = system_clock::time_point(seconds(1764049201)) +
-					   milliseconds(7);
-	EXPECT_EQ(utc_timestamp(t), "2025-11-25T05:40:01.007Z");
-}
-
 TEST(EventLog, PrioritiesFollowTheState)
 {
 	nl::Event e;

@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "kernel/event_log.hpp"
 
-#include <cstdio>
-#include <ctime>
-
 #include <linux/rdmablk.h>
 
 #include "nl/names.hpp"
@@ -120,20 +117,6 @@ nlohmann::json event_json(const nl::Event &event)
 	members["type"] = nl::event_name(event.type);
 	members["message"] = record.message;
 	return members;
-}
-
-std::string utc_timestamp(std::chrono::system_clock::time_point t)
-{
-	const auto ms = std::chrono::floor<std::chrono::milliseconds>(t);
-	const std::time_t secs = std::chrono::system_clock::to_time_t(ms);
-	std::tm tm{};
-	::gmtime_r(&secs, &tm);
-	char buf[32];
-	std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
-	char out[48];
-	std::snprintf(out, sizeof(out), "%s.%03dZ", buf,
-		      static_cast<int>((ms.time_since_epoch() % std::chrono::seconds(1)).count()));
-	return out;
 }
 
 } // namespace rdmablk::daemon

@@ -12,7 +12,6 @@
  */
 #pragma once
 
-#include <chrono>
 #include <string>
 #include <string_view>
 
@@ -31,9 +30,6 @@ LogRecord event_record(const nl::Event &event);
  * "dev", "target", "export", "state", "attempt", "reason", ...}.
  */
 nlohmann::json event_json(const nl::Event &event);
-
-/* @t as UTC, ISO 8601 with milliseconds: "2026-11-25T05:40:01.123Z". */
-std::string utc_timestamp(std::chrono::system_clock::time_point t);
 
 /* @value as is, or in double quotes (\ and " escaped) when empty or holding blanks or quotes. */
 std::string quote_value(std::string_view value);
