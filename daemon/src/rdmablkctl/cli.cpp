@@ -99,12 +99,11 @@ std::variant<Invocation, Outcome> parse_args(const std::vector<std::string> &arg
 		for (const Command &cmd : commands) {
 			if (cmd.app->parsed()) {
 				invocation.request = cmd.request(raw);
-				if (invocation.request.cmd == ctl::monitor_cmd) {
-					invocation.monitor = true;
-					if (!raw.count.empty())
-						invocation.count = static_cast<std::uint64_t>(
-							integer_arg("--count", raw.count, 1, 1LL << 40));
-				}
+				invocation.mode = cmd.mode;
+				/* Only monitor has --count. */
+				if (!raw.count.empty())
+					invocation.count = static_cast<std::uint64_t>(
+						integer_arg("--count", raw.count, 1, 1LL << 40));
 				return invocation;
 			}
 		}

@@ -204,7 +204,7 @@ std::vector<Command> add_commands(CLI::App &app, Raw &raw)
 		raw);
 	monitor->add_option("--count", raw.count, "Exit after N events (default: run until stopped)")
 		->type_name("N");
-	commands.push_back({monitor, without_args(ctl::monitor_cmd)});
+	commands.push_back({monitor, without_args(ctl::monitor_cmd), Mode::monitor});
 
 	CLI::App *hostid =
 		command(app, "hostid", "Print this host's id (for 'export add --allow')", raw);

@@ -11,14 +11,19 @@
 #include <CLI/CLI.hpp>
 
 #include "ctl/protocol.hpp"
+#include "outcome.hpp"
 #include "raw.hpp"
 
 namespace rdmablk::rdmablkctl {
 
-/* A command that can be run and how to build its request (throws std::invalid_argument). */
+/*
+ * A command that can be run, how to build its request (throws
+ * std::invalid_argument) and what is done with it.
+ */
 struct Command {
 	CLI::App *app;
 	std::function<ctl::Request(const Raw &)> request;
+	Mode mode = Mode::once;
 };
 
 /* -o, --socket, --timeout and the exit status epilog, on @app. */

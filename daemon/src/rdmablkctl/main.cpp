@@ -29,7 +29,7 @@ int main(int argc, char **argv)
 		if (auto *invocation = std::get_if<Invocation>(&parsed)) {
 			outcome = run(*invocation);
 			json = invocation->output == Output::json;
-			lines = invocation->monitor;
+			lines = invocation->mode != Mode::once;
 		} else {
 			outcome = std::get<Outcome>(std::move(parsed));
 			json = asks_for_json(args);

@@ -28,6 +28,12 @@ enum ExitCode : int {
 
 enum class Output { text, json };
 
+/* What a command does with its request. */
+enum class Mode {
+	once,    /* prints the answer */
+	monitor, /* prints the answer, then each event that follows it */
+};
+
 inline constexpr std::chrono::seconds default_timeout{120};
 
 /* A parsed command line: the request to send and how to show its answer. */
@@ -36,8 +42,8 @@ struct Invocation {
 	Output output = Output::text;
 	std::string socket;
 	std::chrono::milliseconds timeout = default_timeout;
-	/* monitor: stream events after the answer; end after @count of them (0: never). */
-	bool monitor = false;
+	Mode mode = Mode::once;
+	/* monitor: end after @count events (0: never). */
 	std::uint64_t count = 0;
 };
 

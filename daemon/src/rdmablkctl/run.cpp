@@ -20,7 +20,7 @@ Outcome run(const Invocation &invocation)
 		return cannot_reach(invocation.socket, e.code());
 	}
 
-	if (invocation.monitor)
+	if (invocation.mode == Mode::monitor)
 		return monitor(invocation, *client, std::cout);
 	try {
 		return render(invocation, client->call(invocation.request, invocation.timeout));

@@ -9,13 +9,10 @@
 #include <sstream>
 #include <string>
 
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include "cli.hpp"
-#include "ctl/client.hpp"
 #include "monitor.hpp"
 #include "render.hpp"
+#include "socket_pair.hpp"
 
 namespace rdmablk::rdmablkctl {
 namespace {
@@ -28,35 +25,12 @@ const json state_event = {{"type", "device-state"},
 			  {"dev", "rdmablk0"},
 			  {"state", "reconnecting"}};
 
-/*
- * A client whose daemon already sent @daemon_says and, when @leave, will
- * send nothing more (its end shut down for writing: the client's request
- * still goes through, as to a daemon that answers and then exits).
- */
-struct Pair {
-	explicit Pair(const std::string &daemon_says, bool leave)
-	{
-		int fds[2];
-		EXPECT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), 0);
-		client.emplace(ctl::UniqueFd(fds[0]));
-		daemon = ctl::UniqueFd(fds[1]);
-		EXPECT_EQ(::write(daemon.get(), daemon_says.data(), daemon_says.size()),
-			  static_cast<ssize_t>(daemon_says.size()));
-		if (leave) {
-			EXPECT_EQ(::shutdown(daemon.get(), SHUT_WR), 0);
-		}
-	}
-
-	std::optional<ctl::Client> client;
-	ctl::UniqueFd daemon;
-};
-
 Invocation monitoring(Output output, std::uint64_t count)
 {
 	Invocation invocation;
 	invocation.request = {ctl::monitor_cmd, json::object()};
 	invocation.output = output;
-	invocation.monitor = true;
+	invocation.mode = Mode::monitor;
 	invocation.count = count;
 	return invocation;
 }
@@ -72,7 +46,7 @@ TEST(Monitor, ParsesToAStreamingInvocation)
 	const auto *invocation = std::get_if<Invocation>(&parsed);
 	ASSERT_NE(invocation, nullptr);
 	EXPECT_EQ(invocation->request.cmd, "monitor");
-	EXPECT_TRUE(invocation->monitor);
+	EXPECT_EQ(invocation->mode, Mode::monitor);
 	EXPECT_EQ(invocation->count, 3u);
 	EXPECT_EQ(invocation->output, Output::json);
 
@@ -88,7 +62,7 @@ TEST(Monitor, ParsesToAStreamingInvocation)
 		EXPECT_NE(outcome->error.find("--count"), std::string::npos) << outcome->error;
 	}
 	/* Other commands do not stream. */
-	EXPECT_FALSE(std::get<Invocation>(parse_args({"list"}, "/s")).monitor);
+	EXPECT_EQ(std::get<Invocation>(parse_args({"list"}, "/s")).mode, Mode::once);
 }
 
 TEST(Monitor, LinesAreTheTimeAndTheMessageOrTheEventAsJson)
