@@ -25,7 +25,7 @@ _rdmablkctl()
 	candidates=$("${COMP_WORDS[0]}" __complete "${words[@]}" 2>/dev/null) || return
 	for w in "${words[@]}"; do
 		case $w in
-		detach | status | reconnect | dev-set)
+		detach | status | stat | reconnect | dev-set)
 			if [[ $cur != -* ]]; then
 				candidates+=$'\n'$(compgen -G '/dev/rdmablk[0-9]*'; compgen -G '/dev/rdmablk/*')
 			fi

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <filesystem>
 #include <stdexcept>
 
@@ -153,6 +154,19 @@ long long integer_arg(std::string_view option, std::string_view text, long long 
 	if ((value < min || value > max) && !(off_allowed && value == RDMABLK_TMO_OFF))
 		throw invalid(option, text, expected);
 	return value;
+}
+
+std::chrono::milliseconds interval_arg(std::string_view option, std::string_view text)
+{
+	constexpr double min = 0.1, max = 24 * 3600;
+	double seconds = 0;
+	const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seconds,
+					       std::chars_format::fixed);
+	/* Written the other way round, NaN would pass. */
+	if (text.empty() || ec != std::errc() || end != text.data() + text.size() ||
+	    !(seconds >= min && seconds <= max))
+		throw invalid(option, text, "expected a number of seconds from 0.1 to 86400");
+	return std::chrono::milliseconds(std::llround(seconds * 1000));
 }
 
 } // namespace rdmablk::rdmablkctl

@@ -6,6 +6,7 @@
  */
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -42,5 +43,11 @@ std::string device_path(std::string_view text, const std::filesystem::path &dev 
  */
 long long integer_arg(std::string_view option, std::string_view text, long long min, long long max,
 		      bool off_allowed = false);
+
+/*
+ * The decimal number of seconds @text given to @option ("2", "0.5"), from
+ * 0.1 to a day, to the millisecond.
+ */
+std::chrono::milliseconds interval_arg(std::string_view option, std::string_view text);
 
 } // namespace rdmablk::rdmablkctl

@@ -100,10 +100,13 @@ std::variant<Invocation, Outcome> parse_args(const std::vector<std::string> &arg
 			if (cmd.app->parsed()) {
 				invocation.request = cmd.request(raw);
 				invocation.mode = cmd.mode;
-				/* Only monitor has --count. */
+				/* Only monitor and stat have these options. */
 				if (!raw.count.empty())
 					invocation.count = static_cast<std::uint64_t>(
 						integer_arg("--count", raw.count, 1, 1LL << 40));
+				if (!raw.interval.empty())
+					invocation.interval = interval_arg("--interval", raw.interval);
+				invocation.per_queue = raw.per_queue;
 				return invocation;
 			}
 		}

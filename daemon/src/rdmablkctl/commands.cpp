@@ -67,6 +67,21 @@ void add_device(CLI::App &sub, Raw &raw)
 		->type_name("");
 }
 
+/* [DEVICE]: status, stat. */
+void add_status_device(CLI::App &sub, Raw &raw)
+{
+	sub.add_option("DEVICE", raw.device,
+		       "/dev/rdmablkN, a link to it such as /dev/rdmablk/NAME, rdmablkN or N "
+		       "(default: all)")
+		->type_name("");
+}
+
+/* --count N: monitor, stat. */
+void add_count(CLI::App &sub, Raw &raw, const char *help)
+{
+	sub.add_option("--count", raw.count, help)->type_name("N");
+}
+
 } // namespace
 
 /* The options every command takes, wherever on the line they appear. */
@@ -191,19 +206,28 @@ std::vector<Command> add_commands(CLI::App &app, Raw &raw)
 
 	CLI::App *status =
 		command(app, "status", "Show queues, I/O and recovery state of devices", raw);
-	status->add_option("DEVICE", raw.device,
-			   "/dev/rdmablkN, a link to it such as /dev/rdmablk/NAME, rdmablkN or N "
-			   "(default: all)")
-		->type_name("");
+	add_status_device(*status, raw);
 	commands.push_back({status, status_request});
+
+	CLI::App *stat = command(
+		app, "stat",
+		"Print the I/O rates and latency of devices every interval until stopped, like "
+		"iostat; -o json: one JSON object a report",
+		raw);
+	add_status_device(*stat, raw);
+	stat->add_option("--interval", raw.interval,
+			 "Seconds between reports, 0.1 or more (default 1)")
+		->type_name("SEC");
+	add_count(*stat, raw, "Exit after N reports (default: run until stopped)");
+	stat->add_flag("--queues", raw.per_queue, "Show each queue's rates too");
+	commands.push_back({stat, status_request, Mode::stat});
 
 	CLI::App *monitor = command(
 		app, "monitor",
 		"Print the kernel's events (device states, reconnects, exports and listeners "
 		"removed) as they happen, one line each; -o json: one JSON object a line",
 		raw);
-	monitor->add_option("--count", raw.count, "Exit after N events (default: run until stopped)")
-		->type_name("N");
+	add_count(*monitor, raw, "Exit after N events (default: run until stopped)");
 	commands.push_back({monitor, without_args(ctl::monitor_cmd), Mode::monitor});
 
 	CLI::App *hostid =

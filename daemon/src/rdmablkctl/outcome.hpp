@@ -32,9 +32,11 @@ enum class Output { text, json };
 enum class Mode {
 	once,    /* prints the answer */
 	monitor, /* prints the answer, then each event that follows it */
+	stat,    /* sends it again every interval and prints the rates between answers */
 };
 
 inline constexpr std::chrono::seconds default_timeout{120};
+inline constexpr std::chrono::seconds default_interval{1};
 
 /* A parsed command line: the request to send and how to show its answer. */
 struct Invocation {
@@ -43,8 +45,11 @@ struct Invocation {
 	std::string socket;
 	std::chrono::milliseconds timeout = default_timeout;
 	Mode mode = Mode::once;
-	/* monitor: end after @count events (0: never). */
+	/* monitor, stat: end after @count events or reports (0: never). */
 	std::uint64_t count = 0;
+	/* stat: the time between two answers, and whether each queue is shown. */
+	std::chrono::milliseconds interval = default_interval;
+	bool per_queue = false;
 };
 
 /* How the run ends: what goes to stdout, the one line for stderr, the status. */

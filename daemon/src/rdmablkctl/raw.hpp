@@ -32,8 +32,11 @@ struct Raw {
 	std::string fast_io_fail_tmo;
 	std::string keepalive_tmo;
 
-	/* monitor --count */
+	/* monitor --count, stat --count */
 	std::string count;
+	/* stat --interval, --queues */
+	std::string interval;
+	bool per_queue = false;
 };
 
 } // namespace rdmablk::rdmablkctl

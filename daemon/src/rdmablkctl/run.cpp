@@ -8,6 +8,7 @@
 #include "ctl/client.hpp"
 #include "monitor.hpp"
 #include "render.hpp"
+#include "stat_loop.hpp"
 
 namespace rdmablk::rdmablkctl {
 
@@ -22,6 +23,8 @@ Outcome run(const Invocation &invocation)
 
 	if (invocation.mode == Mode::monitor)
 		return monitor(invocation, *client, std::cout);
+	if (invocation.mode == Mode::stat)
+		return stat_loop(invocation, *client, std::cout);
 	try {
 		return render(invocation, client->call(invocation.request, invocation.timeout));
 	} catch (const std::system_error &e) {

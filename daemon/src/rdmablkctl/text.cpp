@@ -86,7 +86,7 @@ std::string target_text(const json &object)
 }
 
 std::string table(const std::vector<std::string> &header,
-		  const std::vector<std::vector<std::string>> &rows)
+		  const std::vector<std::vector<std::string>> &rows, std::size_t numbers_from)
 {
 	std::vector<std::size_t> width(header.size());
 	for (std::size_t i = 0; i < header.size(); i++)
@@ -99,9 +99,13 @@ std::string table(const std::vector<std::string> &header,
 	const auto line = [&](const std::vector<std::string> &cells) {
 		std::string text;
 		for (std::size_t i = 0; i < cells.size() && i < width.size(); i++) {
-			text += cells[i];
-			if (i + 1 < cells.size())
-				text += std::string(width[i] - cells[i].size() + 2, ' ');
+			const std::string pad(width[i] - cells[i].size(), ' ');
+			if (i > 0)
+				text += "  ";
+			if (i >= numbers_from)
+				text += pad + cells[i];
+			else
+				text += cells[i] + (i + 1 < cells.size() ? pad : "");
 		}
 		out += text + '\n';
 	};

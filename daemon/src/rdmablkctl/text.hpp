@@ -5,6 +5,7 @@
  */
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -33,8 +34,12 @@ bool bool_field(const nlohmann::json &object, const char *key);
 /* "192.0.2.1:7471" / "[2001:db8::1]:7471" from an object's address and port. */
 std::string target_text(const nlohmann::json &object);
 
-/* Rows under a header, columns left-aligned two spaces apart. */
+/*
+ * Rows under a header, columns two spaces apart: left-aligned, but those
+ * from column @numbers_from on, right-aligned.
+ */
 std::string table(const std::vector<std::string> &header,
-		  const std::vector<std::vector<std::string>> &rows);
+		  const std::vector<std::vector<std::string>> &rows,
+		  std::size_t numbers_from = SIZE_MAX);
 
 } // namespace rdmablk::rdmablkctl

@@ -39,4 +39,7 @@ expect "export add db0 /dev/ram0" --r --read-only
 expect "dev-set /dev/rdmablk0" --f --fast-io-fail-tmo
 expect "list -o" j json
 expect "attach 192.0.2.1 db0" --q --queues --queue-depth
+expect "" st stat status
+expect "stat" --i --interval
+expect "stat --interval 2" --q --queues
 exit "$status"

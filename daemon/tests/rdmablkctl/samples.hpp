@@ -49,6 +49,32 @@ inline nlohmann::json pending_device()
 		"last_error": "connection refused", "managed": true})");
 }
 
+/* A queue as status reports it. */
+struct Queue {
+	long long id;
+	long long commands = 0;
+	long long completed = 0;
+	long long errors = 0;
+	long long requeued = 0;
+	long long read_bytes = 0;
+	long long write_bytes = 0;
+	long long latency_us = 0;
+	const char *state = "live";
+};
+
+inline nlohmann::json queue_status(const Queue &q)
+{
+	return {{"id", q.id},
+		{"state", q.state},
+		{"commands", q.commands},
+		{"errors", q.errors},
+		{"completed", q.completed},
+		{"requeued", q.requeued},
+		{"read_bytes", q.read_bytes},
+		{"write_bytes", q.write_bytes},
+		{"latency_us", q.latency_us}};
+}
+
 /*
  * @device as status reports it: queue N sent @base + N commands, all
  * completed, half of them reads of 4 KiB, the other half writes of 4 KiB,
@@ -64,15 +90,13 @@ inline nlohmann::json with_status(nlohmann::json device, long long base)
 	device["queues_detail"] = nlohmann::json::array();
 	for (int id = 0; id < device["queues"].get<int>(); id++) {
 		const long long commands = base + id;
-		device["queues_detail"].push_back({{"id", id},
-						   {"state", "live"},
-						   {"commands", commands},
-						   {"errors", 0},
-						   {"completed", commands},
-						   {"requeued", 0},
-						   {"read_bytes", commands / 2 * 4096},
-						   {"write_bytes", (commands - commands / 2) * 4096},
-						   {"latency_us", commands * 100}});
+		device["queues_detail"].push_back(
+			queue_status({.id = id,
+				      .commands = commands,
+				      .completed = commands,
+				      .read_bytes = commands / 2 * 4096,
+				      .write_bytes = (commands - commands / 2) * 4096,
+				      .latency_us = commands * 100}));
 	}
 	return device;
 }

@@ -65,5 +65,13 @@ TEST(Text, TablesAlignColumns)
 	EXPECT_EQ(table({"A", "B"}, {}), "A  B\n");
 }
 
+TEST(Text, TableAlignsNumbersRight)
+{
+	EXPECT_EQ(table({"NAME", "r/s", "n"}, {{"a", "1.00", "7"}, {"bbbbbb", "1000.00", "12"}}, 1),
+		  "NAME        r/s   n\n"
+		  "a          1.00   7\n"
+		  "bbbbbb  1000.00  12\n");
+}
+
 } // namespace
 } // namespace rdmablk::rdmablkctl
