@@ -121,15 +121,21 @@ TEST(Stat, PrintsAJsonLineAnIntervalAndStopsAfterCount)
 
 	const std::vector<json> reports = json_lines(out.str());
 	ASSERT_EQ(reports.size(), 2u) << out.str();
+	/*
+	 * Answers are due 100 ms apart from the first on: one interval may be
+	 * a little shorter when the answer before it came late, not both.
+	 */
+	EXPECT_GE(reports[0]["interval_s"].get<double>() + reports[1]["interval_s"].get<double>(),
+		  0.199);
 	for (const json &report : reports) {
-		EXPECT_GE(report["interval_s"].get<double>(), 0.1);
+		EXPECT_GT(report["interval_s"].get<double>(), 0);
 		ASSERT_EQ(report["devices"].size(), 1u);
 		const json &device = report["devices"][0];
 		EXPECT_EQ(device["device"], "/dev/rdmablk0");
-		/* 100 reads in the interval. */
+		/* 100 reads in the interval, as rounded in JSON. */
 		EXPECT_NEAR(device["reads_per_s"].get<double>() *
 				    report["interval_s"].get<double>(),
-			    100, 0.5);
+			    100, 1);
 		EXPECT_EQ(device["latency_us"], 100.0);
 		EXPECT_FALSE(device.contains("queues"));
 	}
