@@ -42,10 +42,22 @@ fail() {
 	exit 1
 }
 
+# pause SECONDS: sleep without starting a process. read times out on a pipe
+# that never gets data (this shell holds its write end). Fractions allowed.
+pause() {
+	[ -n "${__PAUSE_FD:-}" ] || exec {__PAUSE_FD}<> <(:)
+	read -r -t "$1" -u "$__PAUSE_FD" _ || true
+}
+
 # wait_for [-t SECONDS] [-i INTERVAL] [-q] CMD [ARGS...]
 # Run CMD until it succeeds. Returns 0 as soon as it does, 1 (after printing a
 # message and the last attempt's output unless -q) if it still fails after
 # SECONDS (default 30). INTERVAL (default 0.2 s) is the pause between attempts.
+# A CMD that is a shell function or builtin costs no process per attempt:
+# neither the attempt nor the pause starts one. An attempt that takes long
+# (a process start takes up to a second under the debug kernel) is followed
+# by a pause of three times its length, so that the waiter never takes more
+# than a quarter of the CPU from what it waits for.
 wait_for() {
 	local timeout=30 interval=0.2 quiet=0 opt OPTIND=1
 	while getopts 't:i:q' opt; do
@@ -59,20 +71,35 @@ wait_for() {
 	shift $((OPTIND - 1))
 	[ $# -gt 0 ] || fail "wait_for: no command given"
 
-	local end=$((SECONDS + timeout)) out
+	local end=$((SECONDS + timeout)) out=/tmp/.wait_for.$BASHPID start took gap ival
+	usecs ival "$interval"
 	while :; do
-		if out=$("$@" 2>&1); then
+		start=${EPOCHREALTIME/./}
+		if "$@" >"$out" 2>&1; then
 			return 0
 		fi
+		took=$((${EPOCHREALTIME/./} - start))
 		if [ "$SECONDS" -ge "$end" ]; then
 			if [ "$quiet" != 1 ]; then
 				printf 'wait_for: timed out after %ss: %s\n' "$timeout" "$*" >&2
-				[ -z "$out" ] || printf '%s\n' "$out" | tail -n 20 | sed 's/^/  | /' >&2
+				[ ! -s "$out" ] || tail -n 20 "$out" | sed 's/^/  | /' >&2
 			fi
 			return 1
 		fi
-		sleep "$interval"
+		gap=$((took * 3 > ival ? took * 3 : ival))
+		printf -v gap '%d.%06d' $((gap / 1000000)) $((gap % 1000000))
+		pause "$gap"
 	done
+}
+
+# usecs VAR SECONDS: set VAR to SECONDS (up to six decimals) in
+# microseconds, without a subshell.
+usecs() {
+	local -n __us=$1
+	local int=${2%%.*} frac=
+	[[ $2 == *.* ]] && frac=${2#*.}
+	frac=${frac}000000
+	__us=$((10#${int:-0} * 1000000 + 10#${frac:0:6}))
 }
 
 # rdma_port_active DEV: true if port 1 of RDMA device DEV is ACTIVE.
