@@ -537,6 +537,7 @@ static int rdmablk_nl_dev_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	const struct rdmablk_host_ops *ops = rdmablk_nl_host_ops(cb->extack);
 	unsigned long idx = cb->args[0];
 	struct rdmablk_dev_info *di;
+	bool full = false;
 	void *hdr;
 
 	if (!ops)
@@ -548,16 +549,26 @@ static int rdmablk_nl_dev_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 				  cb->nlh->nlmsg_seq, &rdmablk_genl_family,
 				  NLM_F_MULTI, RDMABLK_CMD_DEV_GET);
-		if (!hdr)
+		if (!hdr) {
+			full = true;
 			break;
+		}
 		if (rdmablk_nl_put_dev(skb, di)) {
 			genlmsg_cancel(skb, hdr);
+			full = true;
 			break;
 		}
 		genlmsg_end(skb, hdr);
 	}
 	kfree(di);
 	cb->args[0] = idx;
+	/*
+	 * A device that does not fit even an empty buffer (many queues and a
+	 * small receive buffer) ends the dump with an error: an empty part
+	 * would end it as if no device followed.
+	 */
+	if (full && !skb->len)
+		return -EMSGSIZE;
 	return skb->len;
 }
 

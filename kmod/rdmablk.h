@@ -160,6 +160,7 @@ struct rdmablk_queue_info {
  * @max_attempts: attempts before giving up, 0 = unlimited
  * @next_attempt_ms: time to the next attempt, when reconnecting
  * @last_error: why the connection was lost or the last attempt failed
+ * @reconnects: successful reconnects since attach
  * @queue: per-queue state and counters, @nr_queues of them
  */
 struct rdmablk_dev_info {

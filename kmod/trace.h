@@ -9,9 +9,11 @@
  *   target:    rdmablk_target_cmd, rdmablk_target_rsp (each command a
  *              connection received and the status it was answered with)
  *
- * A command is followed across both sides by its tag and generation: the
- * initiator's (qid, tag, gen) names one sending, which the target sees as
- * (qpn, tag, gen). None of them records data or anything secret.
+ * A command carries the same tag and generation on both sides: the
+ * initiator traces (qid, tag, gen), the target (qpn, tag, gen). A request's
+ * generation starts at a random value and grows with each sending, so in a
+ * trace window the pair, with its time, lines a command up across hosts.
+ * None of them records data or anything secret.
  * docs/admin-guide.md shows how to use them.
  */
 #undef TRACE_SYSTEM
@@ -114,8 +116,7 @@ TRACE_EVENT(rdmablk_cmd_submit,
 
 /*
  * @requeue: the request is sent again after a reconnect rather than
- * completed; @latency_ns: from its allocation, 0 when blk-mq took no time
- * stamp (iostats off)
+ * completed; @latency_ns: from its start (struct rdmablk_ireq.start_ns)
  */
 TRACE_EVENT(rdmablk_cmd_complete,
 	    TP_PROTO(const char *disk, u16 qid, u16 tag, u16 gen, u16 status,
@@ -153,10 +154,9 @@ TRACE_EVENT(rdmablk_dev_state,
 			   __entry->old = old;
 			   __entry->new = new;
 			   __assign_str(why, why ?: "");),
-	    TP_printk("%s %s -> %s%s%s", __get_str(disk),
+	    TP_printk("%s %s -> %s reason=%s", __get_str(disk),
 		      rdmablk_show_dev_state(__entry->old),
-		      rdmablk_show_dev_state(__entry->new),
-		      *__get_str(why) ? ": " : "", __get_str(why))
+		      rdmablk_show_dev_state(__entry->new), __get_str(why))
 );
 
 /* @max: attempts before giving up, 0 = unlimited; @result: 0 or -errno */
@@ -174,9 +174,9 @@ TRACE_EVENT(rdmablk_reconnect,
 			   __entry->max = max;
 			   __entry->result = result;
 			   __assign_str(why, why ?: "");),
-	    TP_printk("%s attempt=%u max=%u result=%d%s%s", __get_str(disk),
-		      __entry->attempt, __entry->max, __entry->result,
-		      *__get_str(why) ? " " : "", __get_str(why))
+	    TP_printk("%s attempt=%u max=%u result=%d reason=%s",
+		      __get_str(disk), __entry->attempt, __entry->max,
+		      __entry->result, __get_str(why))
 );
 
 TRACE_EVENT(rdmablk_target_cmd,

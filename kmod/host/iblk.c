@@ -38,63 +38,17 @@ module_param_cb(io_timeout, &rdmablk_io_timeout_ops, &rdmablk_io_timeout, 0644);
 MODULE_PARM_DESC(io_timeout,
 		 "Seconds before an unanswered command counts as a lost connection, 1-3600 (default 30); for disks attached afterwards");
 
-static blk_status_t rdmablk_queue_rq(struct blk_mq_hw_ctx *hctx,
-				     const struct blk_mq_queue_data *bd)
-{
-	struct rdmablk_iqueue *queue = hctx->driver_data;
-	struct rdmablk_idev *idev = queue->idev;
-	struct request *rq = bd->rq;
-	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
-	blk_status_t sts;
-
-	switch (rdmablk_idev_state(idev)) {
-	case RDMABLK_DEV_LIVE:
-		break;
-	case RDMABLK_DEV_RECONNECTING:
-		/* Quiesced while reconnecting, unless I/O is to fail fast. */
-		if (!READ_ONCE(idev->fail_fast))
-			return BLK_STS_RESOURCE;
-		return BLK_STS_IOERR;
-	default:
-		return BLK_STS_IOERR;
-	}
-	if (unlikely(!test_bit(RDMABLK_IQ_LIVE, &queue->flags)))
-		return BLK_STS_RESOURCE;
-
-	/* A new request, not one sent again: its retries start at 0. */
-	if (!(rq->rq_flags & RQF_DONTPREP)) {
-		req->retries = 0;
-		rq->rq_flags |= RQF_DONTPREP;
-	}
-	rdmablk_ireq_reset(rq);
-	blk_mq_start_request(rq);
-	sts = rdmablk_iqueue_submit(queue, rq);
-	if (unlikely(sts == BLK_STS_IOERR)) {
-		rdmablk_idev_conn_lost(idev, "cannot post a command");
-		if (++req->retries > RDMABLK_MAX_RETRIES)
-			return BLK_STS_IOERR;
-		/* Not sent: the request goes back with the others. */
-		atomic64_inc(&queue->stats.requeued);
-		blk_mq_requeue_request(rq, false);
-		return BLK_STS_OK;
-	}
-	return sts;
-}
-
 /*
  * Count a request that ends on @queue (or is put back, @requeue) and trace
- * it. Latency is measured from blk-mq's time stamp, which it takes unless
- * the disk's iostats are off.
+ * it. Its latency runs from @start_ns (see struct rdmablk_ireq).
  */
 static void rdmablk_account_rq(struct rdmablk_iqueue *queue,
 			       struct request *rq, bool requeue)
 {
 	struct rdmablk_iqueue_stats *st = &queue->stats;
 	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
-	u64 latency = 0;
+	u64 latency = ktime_get_ns() - req->start_ns;
 
-	if (rq->start_time_ns)
-		latency = ktime_get_ns() - rq->start_time_ns;
 	trace_rdmablk_cmd_complete(queue->idev->name, queue->qid, rq->tag,
 				   req->gen, req->status, requeue, latency);
 	if (requeue) {
@@ -109,6 +63,64 @@ static void rdmablk_account_rq(struct rdmablk_iqueue *queue,
 		atomic64_add(blk_rq_bytes(rq), &st->read_bytes);
 	else if (req_op(rq) == REQ_OP_WRITE)
 		atomic64_add(blk_rq_bytes(rq), &st->write_bytes);
+}
+
+/* End @rq with @status before it was sent: counted and traced too. */
+static blk_status_t rdmablk_fail_rq(struct rdmablk_iqueue *queue,
+				    struct request *rq, u16 status)
+{
+	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
+
+	req->status = status;
+	rdmablk_account_rq(queue, rq, false);
+	return rdmablk_status_to_blk(status);
+}
+
+static blk_status_t rdmablk_queue_rq(struct blk_mq_hw_ctx *hctx,
+				     const struct blk_mq_queue_data *bd)
+{
+	struct rdmablk_iqueue *queue = hctx->driver_data;
+	struct rdmablk_idev *idev = queue->idev;
+	struct request *rq = bd->rq;
+	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
+	blk_status_t sts;
+
+	/* A new request, not one sent again: its retries start at 0. */
+	if (!(rq->rq_flags & RQF_DONTPREP)) {
+		req->retries = 0;
+		req->start_ns = rq->start_time_ns ?: ktime_get_ns();
+		rq->rq_flags |= RQF_DONTPREP;
+	}
+
+	switch (rdmablk_idev_state(idev)) {
+	case RDMABLK_DEV_LIVE:
+		break;
+	case RDMABLK_DEV_RECONNECTING:
+		/* Quiesced while reconnecting, unless I/O is to fail fast. */
+		if (!READ_ONCE(idev->fail_fast))
+			return BLK_STS_RESOURCE;
+		return rdmablk_fail_rq(queue, rq, RDMABLK_S_IO_ERROR);
+	default:
+		return rdmablk_fail_rq(queue, rq, RDMABLK_S_IO_ERROR);
+	}
+	if (unlikely(!test_bit(RDMABLK_IQ_LIVE, &queue->flags)))
+		return BLK_STS_RESOURCE;
+
+	rdmablk_ireq_reset(rq);
+	blk_mq_start_request(rq);
+	sts = rdmablk_iqueue_submit(queue, rq);
+	if (unlikely(sts == BLK_STS_IOERR)) {
+		rdmablk_idev_conn_lost(idev, "cannot post a command");
+		if (++req->retries > RDMABLK_MAX_RETRIES)
+			return rdmablk_fail_rq(queue, rq, RDMABLK_S_IO_ERROR);
+		/* Not sent: the request goes back with the others. */
+		rdmablk_account_rq(queue, rq, true);
+		blk_mq_requeue_request(rq, false);
+		return BLK_STS_OK;
+	}
+	if (unlikely(sts == BLK_STS_NOTSUPP))
+		return rdmablk_fail_rq(queue, rq, RDMABLK_S_UNSUPPORTED);
+	return sts;
 }
 
 static void rdmablk_complete_rq(struct request *rq)

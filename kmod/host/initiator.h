@@ -74,14 +74,15 @@ struct rdmablk_irecv {
 
 /**
  * struct rdmablk_iqueue_stats - what a queue did since attach
- * @commands: commands sent; a request sent again after a loss counts again
+ * @commands: commands sent (handed to the RDMA device, counted just
+ *	before); a request sent again after a loss counts again
  * @completed: requests completed, with or without an error
  * @errors: of those, the ones completed with an error
  * @requeued: requests put back after a loss, to be sent again
  * @read_bytes: bytes of the reads completed without an error
  * @write_bytes: bytes of the writes completed without an error
  * @latency_ns: the completed requests' latencies added up, each from the
- *	request's allocation (blk-mq's time stamp) to its completion
+ *	request's start (&struct rdmablk_ireq.start_ns) to its completion
  *
  * Lock-free: each counter is updated atomically on its own, so a reader
  * may see two of them from slightly different moments. Rates over an
@@ -194,6 +195,8 @@ struct rdmablk_iqueue {
  * @requeue: recovery put the request back: it is sent again after a
  *	reconnect rather than completed
  * @retries: times it was put back, at most RDMABLK_MAX_RETRIES
+ * @start_ns: when the request began, for its latency: blk-mq's time stamp
+ *	(taken with iostats on or an I/O scheduler), else its first dispatch
  * @sge: command, then inline payload
  * @send_cqe: completion of the SEND
  * @inv_cqe: completion of a local invalidation
@@ -216,6 +219,7 @@ struct rdmablk_ireq {
 	u16 status;
 	bool requeue;
 	u8 retries;
+	u64 start_ns;
 	struct ib_sge sge[1 + RDMABLK_INLINE_SGE];
 	struct ib_cqe send_cqe;
 	struct ib_cqe inv_cqe;

@@ -1058,6 +1058,13 @@ blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 	req->inv_wr.num_sge = 0;
 
 	/*
+	 * Counted and traced before the post: its answer, and with it the
+	 * completion's count and trace, may come before the post returns.
+	 */
+	atomic64_inc(&queue->stats.commands);
+	trace_rdmablk_cmd_submit(queue->idev->name, queue->qid, &c);
+
+	/*
 	 * An answer cannot come before the post; one that comes during it is
 	 * taken once the request is armed, under the same lock.
 	 */
@@ -1073,8 +1080,6 @@ blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 	spin_unlock_bh(&queue->post_lock);
 	if (ret)
 		goto out_unmap;
-	atomic64_inc(&queue->stats.commands);
-	trace_rdmablk_cmd_submit(queue->idev->name, queue->qid, &c);
 	return BLK_STS_OK;
 
 out_unmap:

@@ -17,7 +17,7 @@
  *   queue_read_bytes       per queue: bytes read without an error
  *   queue_write_bytes      per queue: bytes written without an error
  *   queue_latency_us       per queue: the completed requests' latencies
- *                          added up (0 while the disk's iostats are off)
+ *                          added up (struct rdmablk_ireq.start_ns on)
  *
  * A per-queue file holds one value per queue, queue 0 first, separated by
  * spaces: an array of one type, as sysfs allows. The counters are those
@@ -95,13 +95,8 @@ void rdmablk_idev_snapshot(struct rdmablk_idev *idev,
 			info->next_attempt_ms = jiffies_to_msecs(when - jiffies);
 	}
 
-	for (i = 0; i < idev->nr_queues && i < RDMABLK_MAX_QUEUES; i++) {
-		struct rdmablk_iqueue *q = &idev->queues[i];
-
-		info->queue[i].state = test_bit(RDMABLK_IQ_LIVE, &q->flags) ?
-				       RDMABLK_QUEUE_LIVE : RDMABLK_QUEUE_DOWN;
-		rdmablk_iqueue_stats_read(q, &info->queue[i]);
-	}
+	for (i = 0; i < idev->nr_queues && i < RDMABLK_MAX_QUEUES; i++)
+		rdmablk_iqueue_stats_read(&idev->queues[i], &info->queue[i]);
 }
 
 /**

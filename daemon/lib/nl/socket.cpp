@@ -130,6 +130,12 @@ GenlSocket::GenlSocket() : sock_(nl_socket_alloc())
 
 	if (const int rc = genl_connect(sock_.get()); rc < 0)
 		throw Error::from_libnl("connecting to generic netlink", rc);
+	/*
+	 * The kernel sizes a dump's buffers by what this socket reads at once:
+	 * room for the largest message (a device of 64 queues, about 7 KiB).
+	 */
+	if (const int rc = nl_socket_set_msg_buf_size(sock_.get(), 32768); rc < 0)
+		throw Error::from_libnl("sizing the netlink receive buffer", rc);
 
 	/* Have the kernel explain its refusals; older kernels just don't. */
 	const int one = 1;
