@@ -115,6 +115,24 @@ static_checks() {
 		head -30 "$log"
 		fail=$((fail + 1))
 	fi
+
+	# As a distribution builds it: Release (-O3), Debian's hardening flags,
+	# no -Werror (a compiler's new warning must not fail a package build).
+	# make check's other builds are RelWithDebInfo (the VM tests' programs)
+	# and Debug (the unit tests under ASan), both with -Werror.
+	section "static: the programs build as a packager builds them"
+	log=build/check/release-build.log
+	if CXXFLAGS="$(dpkg-buildflags --get CPPFLAGS) $(dpkg-buildflags --get CXXFLAGS)" \
+		LDFLAGS=$(dpkg-buildflags --get LDFLAGS) \
+		cmake -S daemon -B build/release -DCMAKE_BUILD_TYPE=Release >"$log" 2>&1 &&
+	   cmake --build build/release -j"$(nproc)" --target rdmablkd rdmablkctl >>"$log" 2>&1; then
+		echo "ok   rdmablkd and rdmablkctl build with CMAKE_BUILD_TYPE=Release and dpkg-buildflags"
+		pass=$((pass + 1))
+	else
+		echo "FAIL the Release build with Debian's flags fails; see $log"
+		grep -E 'error' "$log" | head -20
+		fail=$((fail + 1))
+	fi
 	record static "$pass" "$fail"
 }
 

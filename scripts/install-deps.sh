@@ -22,6 +22,8 @@ PKGS=(
 	# userspace build
 	cmake g++ pkg-config libnl-3-dev libnl-genl-3-dev libsystemd-dev
 	libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev libtomlplusplus-dev
+	# Debian's build flags, for the packager's build that make check tries
+	dpkg-dev
 	# units and man pages are checked (systemd-analyze verify, groff, man -l);
 	# python3 reads JSON in VM tests and the benchmark report
 	systemd groff-base man-db
