@@ -37,6 +37,10 @@
  *    they change: the queues' connections, quiesced, fail_fast.
  *    Lookups find a device only once it is RDMABLK_IDEV_ATTACHED, which
  *    attach sets under this lock as its last step.
+ *  - Keep-alives are sent by ka_work once the device is LIVE (under
+ *    recovery_lock), and before that by the thread connecting the queues
+ *    of an attach or a reconnect attempt, to the queues it opened already
+ *    (rdmablk_idev_keep_open_alive()): never by both at once.
  *  - Attach connects the queues (state NEW), makes the device LIVE and
  *    returns; add_work adds the disk, whose partition read is I/O like any
  *    other: the ATTACH request never waits for the target's answers.

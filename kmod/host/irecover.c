@@ -354,10 +354,41 @@ out_unlock:
 }
 
 /*
+ * While the queues of an attach or a reconnect attempt connect, keep those
+ * already open (0 to @n - 1) proven alive, as ka_work does once the
+ * device is live: the target drops a queue silent for twice the keep-alive
+ * interval, and connecting many queues to a slow or distant target takes
+ * longer than that. Only the thread connecting the queues sends here;
+ * ka_work sends nothing before the device is LIVE.
+ */
+static int rdmablk_idev_keep_open_alive(struct rdmablk_idev *idev, u32 n,
+					struct netlink_ext_ack *extack)
+{
+	unsigned long kato = READ_ONCE(idev->tmo.keepalive_tmo) * HZ;
+	u32 i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		ret = rdmablk_iqueue_keepalive(&idev->queues[i], kato);
+		if (ret == -ETIMEDOUT) {
+			NL_SET_ERR_MSG(extack,
+				       "a connected queue stopped answering keep-alives while the others connected");
+			return ret;
+		}
+		if (ret) {
+			NL_SET_ERR_MSG(extack, "cannot send a keep-alive");
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/*
  * Connect and open queue @i. With @learn (the first queue of a new
  * attachment) the device takes its limits from what the target granted;
  * otherwise the queue must grant at least the device's credits and, but
- * for queue 0, name the same export (UUID, size) as queue 0.
+ * for queue 0, name the same export (UUID, size) as queue 0. Then the
+ * queues before it are kept alive.
  */
 static int rdmablk_idev_connect_queue(struct rdmablk_idev *idev, u32 i,
 				      bool learn, struct netlink_ext_ack *extack)
@@ -412,7 +443,10 @@ static int rdmablk_idev_connect_queue(struct rdmablk_idev *idev, u32 i,
 		NL_SET_ERR_MSG(extack, "the target's queues disagree about the export");
 		return -EPROTO;
 	}
-	return rdmablk_iqueue_init_mrs(q, pages);
+	ret = rdmablk_iqueue_init_mrs(q, pages);
+	if (ret)
+		return ret;
+	return rdmablk_idev_keep_open_alive(idev, i, extack);
 }
 
 /* First connection: connect every queue and learn the limits. */
