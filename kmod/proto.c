@@ -26,6 +26,16 @@ void rdmablk_proto_build_checks(void)
 	BUILD_BUG_ON(sizeof(struct rdmablk_disc_req) != 32);
 	BUILD_BUG_ON(sizeof(struct rdmablk_disc_log) != 32);
 	BUILD_BUG_ON(sizeof(struct rdmablk_disc_entry) != 128);
+	BUILD_BUG_ON(sizeof(struct rdmablk_auth_chal_req) != 128);
+	BUILD_BUG_ON(sizeof(struct rdmablk_auth_chal_rsp) != 64);
+	BUILD_BUG_ON(sizeof(struct rdmablk_auth_reply_req) != 64);
+	BUILD_BUG_ON(sizeof(struct rdmablk_auth_reply_rsp) != 64);
+	BUILD_BUG_ON(sizeof(struct rdmablk_auth_chal_req) > RDMABLK_INLINE_MAX);
+	/* The initiator's receive buffers hold the longest answer. */
+	BUILD_BUG_ON(sizeof(struct rdmablk_rsp) +
+		     sizeof(struct rdmablk_auth_chal_rsp) > RDMABLK_RSP_BUF_SIZE);
+	BUILD_BUG_ON(sizeof(struct rdmablk_rsp) +
+		     sizeof(struct rdmablk_auth_reply_rsp) > RDMABLK_RSP_BUF_SIZE);
 	BUILD_BUG_ON(sizeof(struct rdmablk_open_req) > RDMABLK_INLINE_MAX);
 	BUILD_BUG_ON(sizeof(struct rdmablk_disc_req) > RDMABLK_INLINE_MAX);
 	BUILD_BUG_ON(RDMABLK_DISC_RSP_SIZE > 4096);
@@ -360,6 +370,8 @@ static const char * const rdmablk_status_names[] = {
 	[RDMABLK_S_NOT_OPEN] = "no export opened on this connection",
 	[RDMABLK_S_UNSUPPORTED] = "operation not supported by the export",
 	[RDMABLK_S_NO_SPACE] = "no space left on the target's device",
+	[RDMABLK_S_AUTH_FAILED] = "authentication failed",
+	[RDMABLK_S_AUTH_REQUIRED] = "the target requires authentication",
 };
 
 const char *rdmablk_status_str(u16 status)
@@ -389,6 +401,10 @@ int rdmablk_status_to_errno(u16 status)
 		return -ENOSPC;
 	case RDMABLK_S_IO_ERROR:
 		return -EIO;
+	case RDMABLK_S_AUTH_FAILED:
+		return -EKEYREJECTED;
+	case RDMABLK_S_AUTH_REQUIRED:
+		return -ENOKEY;
 	default:
 		return -EPROTO;
 	}

@@ -783,8 +783,12 @@ static void rdmablk_status_test(struct kunit *test)
 {
 	u16 s;
 
-	for (s = RDMABLK_S_OK; s <= RDMABLK_S_NO_SPACE; s++)
+	for (s = RDMABLK_S_OK; s <= RDMABLK_S_AUTH_REQUIRED; s++)
 		KUNIT_EXPECT_STRNEQ(test, rdmablk_status_str(s), "unknown status");
+	KUNIT_EXPECT_EQ(test, rdmablk_status_to_errno(RDMABLK_S_AUTH_FAILED),
+			-EKEYREJECTED);
+	KUNIT_EXPECT_EQ(test, rdmablk_status_to_errno(RDMABLK_S_AUTH_REQUIRED),
+			-ENOKEY);
 	KUNIT_EXPECT_STREQ(test, rdmablk_status_str(999), "unknown status");
 	KUNIT_EXPECT_EQ(test, rdmablk_status_to_errno(RDMABLK_S_OK), 0);
 	KUNIT_EXPECT_EQ(test, rdmablk_status_to_errno(RDMABLK_S_READ_ONLY), -EROFS);

@@ -74,6 +74,7 @@
 #define RDMABLK_CONN_REMOTE_INV		(1U << 0)	/* SEND_WITH_INV responses */
 #define RDMABLK_CONN_DISCOVERY		(1U << 1)	/* discovery session, no I/O */
 #define RDMABLK_CONN_READ_IMM		(1U << 2)	/* READ done by WRITE_WITH_IMM */
+#define RDMABLK_CONN_AUTH		(1U << 3)	/* speaks RDMABLK_OP_AUTH_* */
 
 /*
  * Immediate data of the RDMA WRITE_WITH_IMM that completes a READ under
@@ -160,6 +161,8 @@ enum rdmablk_opcode {
 	RDMABLK_OP_KEEPALIVE,		/* no payload; answered at once */
 	RDMABLK_OP_DISC_LOG,		/* discovery: a page of the export list */
 	RDMABLK_OP_DISC_WAIT,		/* discovery: answered on a change */
+	RDMABLK_OP_AUTH_CHALLENGE,	/* authentication: nonces exchanged */
+	RDMABLK_OP_AUTH_REPLY,		/* authentication: proofs exchanged */
 };
 
 /* struct rdmablk_cmd.flags */
@@ -219,6 +222,8 @@ enum rdmablk_status {
 	RDMABLK_S_NOT_OPEN,		/* I/O before a successful OPEN */
 	RDMABLK_S_UNSUPPORTED,		/* operation not supported by the export */
 	RDMABLK_S_NO_SPACE,		/* backing device out of space */
+	RDMABLK_S_AUTH_FAILED,		/* AUTH_*: refused, for whatever reason */
+	RDMABLK_S_AUTH_REQUIRED,	/* OPEN, DISC_*: authenticate first */
 };
 
 /**
@@ -326,6 +331,84 @@ struct rdmablk_disc_entry {
 				 sizeof(struct rdmablk_disc_entry))
 /* Commands a discovery session may have outstanding. */
 #define RDMABLK_DISC_QUEUE_DEPTH	4
+
+/*
+ * Authentication (docs/protocol.md, "Authentication"): on a connection made
+ * with RDMABLK_CONN_AUTH agreed, before OPEN or DISC_LOG, the initiator
+ * sends RDMABLK_OP_AUTH_CHALLENGE with struct rdmablk_auth_chal_req inline
+ * (who it is, which export, its nonce); the response carries struct
+ * rdmablk_auth_chal_rsp (who the target is, its nonce). The initiator then
+ * sends RDMABLK_OP_AUTH_REPLY with struct rdmablk_auth_reply_req inline:
+ * its proof, an HMAC with its secret over both nonces, both identities and
+ * the export name. The target answers RDMABLK_S_OK, followed by struct
+ * rdmablk_auth_reply_rsp with its own proof when RDMABLK_AUTH_BIDIR was
+ * asked for, or RDMABLK_S_AUTH_FAILED whatever went wrong.
+ */
+enum rdmablk_auth_hmac {
+	RDMABLK_AUTH_HMAC_SHA256 = 1,	/* 32-byte secret and proof */
+	RDMABLK_AUTH_HMAC_SHA384,	/* 48 */
+	RDMABLK_AUTH_HMAC_SHA512,	/* 64 */
+};
+
+#define RDMABLK_AUTH_NONCE_SIZE		32
+#define RDMABLK_AUTH_MAC_MAX		64
+
+/* struct rdmablk_auth_chal_req.flags */
+#define RDMABLK_AUTH_BIDIR		(1U << 0)	/* the target proves itself */
+
+/**
+ * struct rdmablk_auth_chal_req - inline payload of RDMABLK_OP_AUTH_CHALLENGE
+ * @name: the export OPEN will name, NUL-terminated, NUL-padded; empty on
+ *	a discovery session
+ * @hostid: the initiator host's identity, as OPEN or DISC_* will name it
+ * @hmac: enum rdmablk_auth_hmac, that of the host's secret
+ * @flags: RDMABLK_AUTH_*
+ * @reserved0: zero
+ * @nonce: fresh random bytes, never used twice
+ */
+struct rdmablk_auth_chal_req {
+	char	name[RDMABLK_EXPORT_NAME_MAX];
+	__u8	hostid[RDMABLK_UUID_SIZE];
+	__u8	hmac;
+	__u8	flags;
+	__u8	reserved0[14];
+	__u8	nonce[RDMABLK_AUTH_NONCE_SIZE];
+};
+
+/**
+ * struct rdmablk_auth_chal_rsp - follows struct rdmablk_rsp in the
+ *	response to AUTH_CHALLENGE
+ * @targetid: the target host's identity
+ * @hmac: the challenge's, echoed
+ * @flags: the challenge's, echoed
+ * @reserved0: zero
+ * @nonce: fresh random bytes, never used twice
+ */
+struct rdmablk_auth_chal_rsp {
+	__u8	targetid[RDMABLK_UUID_SIZE];
+	__u8	hmac;
+	__u8	flags;
+	__u8	reserved0[14];
+	__u8	nonce[RDMABLK_AUTH_NONCE_SIZE];
+};
+
+/**
+ * struct rdmablk_auth_reply_req - inline payload of RDMABLK_OP_AUTH_REPLY
+ * @mac: the host's proof, as long as its HMAC's digest, zero-padded
+ */
+struct rdmablk_auth_reply_req {
+	__u8	mac[RDMABLK_AUTH_MAC_MAX];
+};
+
+/**
+ * struct rdmablk_auth_reply_rsp - follows struct rdmablk_rsp in a successful
+ *	response to AUTH_REPLY
+ * @mac: with RDMABLK_AUTH_BIDIR, the target's proof, as long as the HMAC's
+ *	digest, zero-padded; zero otherwise
+ */
+struct rdmablk_auth_reply_rsp {
+	__u8	mac[RDMABLK_AUTH_MAC_MAX];
+};
 
 /* What the initiator posts receive buffers for. */
 #define RDMABLK_RSP_BUF_SIZE	(sizeof(struct rdmablk_rsp) + \

@@ -97,6 +97,10 @@ std::string status_name(std::uint16_t status)
 		return "UNSUPPORTED";
 	case RDMABLK_S_NO_SPACE:
 		return "NO_SPACE";
+	case RDMABLK_S_AUTH_FAILED:
+		return "AUTH_FAILED";
+	case RDMABLK_S_AUTH_REQUIRED:
+		return "AUTH_REQUIRED";
 	}
 	return "status " + std::to_string(status);
 }
@@ -122,6 +126,10 @@ std::string opcode_name(std::uint8_t opcode)
 		return "DISC_LOG";
 	case RDMABLK_OP_DISC_WAIT:
 		return "DISC_WAIT";
+	case RDMABLK_OP_AUTH_CHALLENGE:
+		return "AUTH_CHALLENGE";
+	case RDMABLK_OP_AUTH_REPLY:
+		return "AUTH_REPLY";
 	}
 	std::array<char, 32> buf;
 	std::snprintf(buf.data(), buf.size(), "opcode 0x%02x", opcode);
