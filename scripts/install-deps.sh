@@ -19,9 +19,10 @@ PKGS=(
 	udev fdisk
 	# RDMA userspace
 	rdma-core ibverbs-utils rdmacm-utils libibverbs-dev librdmacm-dev
-	# userspace build
+	# userspace build (authentication keys: libssl-dev, above, and zlib1g-dev)
 	cmake g++ pkg-config libnl-3-dev libnl-genl-3-dev libsystemd-dev
 	libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev libtomlplusplus-dev
+	zlib1g-dev
 	# Debian's build flags, for the packager's build that make check tries
 	dpkg-dev
 	# units and man pages are checked (systemd-analyze verify, groff, man -l);
