@@ -19,6 +19,10 @@ _rdmablkctl()
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		return
 		;;
+	--hmac)
+		mapfile -t COMPREPLY < <(compgen -W 'sha256 sha384 sha512' -- "$cur")
+		return
+		;;
 	esac
 
 	local candidates w

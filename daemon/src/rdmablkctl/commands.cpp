@@ -14,10 +14,31 @@ constexpr const char *exit_status_help =
 	"With -o json, an error is printed as JSON on standard output.\n"
 	"The control socket is $RDMABLK_SOCKET, else /run/rdmablk/rdmablkd.sock.";
 
+constexpr const char *local_exit_status_help =
+	"Carried out by rdmablkctl itself: rdmablkd need not run.\n"
+	"Exit status: 0 success; 1 the operation failed; 2 usage error.\n"
+	"With -o json, an error is printed as JSON on standard output.";
+
+void add_output(CLI::App &app, Raw &raw)
+{
+	app.add_option("-o,--output", raw.output, "Output format: text (default) or json")
+		->check(CLI::IsMember({"text", "json"}))
+		->type_name("FORMAT");
+}
+
 CLI::App *command(CLI::App &parent, const char *name, const char *description, Raw &raw)
 {
 	CLI::App *sub = parent.add_subcommand(name, description);
 	add_common(*sub, raw);
+	return sub;
+}
+
+/* A command of Mode::local: -o, but no --socket or --timeout. */
+CLI::App *local_command(CLI::App &parent, const char *name, const char *description, Raw &raw)
+{
+	CLI::App *sub = parent.add_subcommand(name, description);
+	add_output(*sub, raw);
+	sub->footer(local_exit_status_help);
 	return sub;
 }
 
@@ -87,9 +108,7 @@ void add_count(CLI::App &sub, Raw &raw, const char *help)
 /* The options every command takes, wherever on the line they appear. */
 void add_common(CLI::App &app, Raw &raw)
 {
-	app.add_option("-o,--output", raw.output, "Output format: text (default) or json")
-		->check(CLI::IsMember({"text", "json"}))
-		->type_name("FORMAT");
+	add_output(app, raw);
 	app.add_option("--socket", raw.socket, "rdmablkd's control socket")->type_name("PATH");
 	app.add_option("--timeout", raw.timeout,
 		       "Seconds to wait for rdmablkd's answer (default 120)")
@@ -240,6 +259,18 @@ std::vector<Command> add_commands(CLI::App &app, Raw &raw)
 		"configuration in use, when the file has an error",
 		raw);
 	commands.push_back({reload, without_args("reload")});
+
+	CLI::App *key = local_command(
+		app, "key", "Authentication keys, made by rdmablkctl itself without rdmablkd", raw);
+	key->require_subcommand(1);
+
+	CLI::App *key_generate = local_command(
+		*key, "generate",
+		"Print a new random key, RDMABLK-1:HH:BASE64:, for the hosts that share it", raw);
+	key_generate->add_option("--hmac", raw.hmac,
+				 "The HMAC the key is used with: sha256 (default), sha384 or sha512")
+		->type_name("HASH");
+	commands.push_back({key_generate, key_generate_request, Mode::local});
 
 	return commands;
 }

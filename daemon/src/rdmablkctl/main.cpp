@@ -29,7 +29,8 @@ int main(int argc, char **argv)
 		if (auto *invocation = std::get_if<Invocation>(&parsed)) {
 			outcome = run(*invocation);
 			json = invocation->output == Output::json;
-			lines = invocation->mode != Mode::once;
+			lines = invocation->mode == Mode::monitor ||
+				invocation->mode == Mode::stat;
 		} else {
 			outcome = std::get<Outcome>(std::move(parsed));
 			json = asks_for_json(args);

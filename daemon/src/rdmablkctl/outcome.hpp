@@ -33,6 +33,7 @@ enum class Mode {
 	once,    /* prints the answer */
 	monitor, /* prints the answer, then each event that follows it */
 	stat,    /* sends it again every interval and prints the rates between answers */
+	local,   /* carried out by rdmablkctl itself, without rdmablkd: key generate */
 };
 
 inline constexpr std::chrono::seconds default_timeout{120};

@@ -37,6 +37,9 @@ struct Raw {
 	/* stat --interval, --queues */
 	std::string interval;
 	bool per_queue = false;
+
+	/* key generate --hmac */
+	std::string hmac;
 };
 
 } // namespace rdmablk::rdmablkctl

@@ -7,6 +7,7 @@
 #include <linux/rdmablk.h>
 
 #include "args.hpp"
+#include "auth/key.hpp"
 
 namespace rdmablk::rdmablkctl {
 
@@ -188,6 +189,15 @@ ctl::Request dev_set_request(const Raw &raw)
 		throw std::invalid_argument("nothing to change: give --reconnect-delay, "
 					    "--ctrl-loss-tmo, --fast-io-fail-tmo or --keepalive-tmo");
 	return {"dev_set", std::move(args)};
+}
+
+ctl::Request key_generate_request(const Raw &raw)
+{
+	const std::string hmac = raw.hmac.empty() ? "sha256" : raw.hmac;
+	if (!auth::hash_from_name(hmac))
+		throw std::invalid_argument("invalid --hmac \"" + hmac +
+					    "\": expected sha256, sha384 or sha512");
+	return {"key_generate", {{"hmac", hmac}}};
 }
 
 } // namespace rdmablk::rdmablkctl

@@ -28,5 +28,7 @@ ctl::Request export_add_request(const Raw &raw);
 ctl::Request detach_request(const Raw &raw);
 ctl::Request reconnect_request(const Raw &raw);
 ctl::Request dev_set_request(const Raw &raw);
+/* key generate, run by rdmablkctl itself: {"hmac": "sha256"|"sha384"|"sha512"}. */
+ctl::Request key_generate_request(const Raw &raw);
 
 } // namespace rdmablk::rdmablkctl

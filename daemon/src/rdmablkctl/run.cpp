@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "ctl/client.hpp"
+#include "local.hpp"
 #include "monitor.hpp"
 #include "render.hpp"
 #include "stat_loop.hpp"
@@ -14,6 +15,9 @@ namespace rdmablk::rdmablkctl {
 
 Outcome run(const Invocation &invocation)
 {
+	if (invocation.mode == Mode::local)
+		return run_local(invocation);
+
 	std::optional<ctl::Client> client;
 	try {
 		client.emplace(ctl::Client::connect(invocation.socket));

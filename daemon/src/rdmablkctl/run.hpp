@@ -8,7 +8,10 @@
 
 namespace rdmablk::rdmablkctl {
 
-/* Connect to invocation.socket, send the request, render the response. */
+/*
+ * Connect to invocation.socket, send the request, render the response; or,
+ * for a command of Mode::local, carry it out here (local.hpp).
+ */
 Outcome run(const Invocation &invocation);
 
 } // namespace rdmablk::rdmablkctl

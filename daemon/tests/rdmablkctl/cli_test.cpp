@@ -364,6 +364,48 @@ TEST(Cli, Reload)
 		  "'rdmablkctl reload --help'");
 }
 
+TEST(Cli, KeyGenerate)
+{
+	const Invocation invocation = parse_ok({"key", "generate"});
+	EXPECT_EQ(invocation.mode, Mode::local);
+	EXPECT_EQ(invocation.request.cmd, "key_generate");
+	EXPECT_EQ(invocation.request.args, json({{"hmac", "sha256"}}));
+	for (const char *hmac : {"sha256", "sha384", "sha512"})
+		expect_request({"key", "generate", "--hmac", hmac}, "key_generate", {{"hmac", hmac}});
+	expect_request({"key", "generate", "--hmac=sha384", "-o", "json"}, "key_generate",
+		       {{"hmac", "sha384"}});
+	EXPECT_EQ(usage_error({"key", "generate", "--hmac", "md5"}),
+		  "invalid --hmac \"md5\": expected sha256, sha384 or sha512");
+	EXPECT_EQ(usage_error({"key", "generate", "--hmac", "SHA-256"}),
+		  "invalid --hmac \"SHA-256\": expected sha256, sha384 or sha512");
+	EXPECT_EQ(usage_error({"key", "generate", "--hmac"}),
+		  "--hmac: 1 required HASH missing; see 'rdmablkctl key generate --help'");
+	EXPECT_EQ(usage_error({"key"}), "a subcommand is required; see 'rdmablkctl key --help'");
+	EXPECT_EQ(usage_error({"key", "show"}),
+		  "unknown command \"show\"; see 'rdmablkctl key --help'");
+	/* Nothing is sent to rdmablkd: no socket to name, no answer to wait for. */
+	EXPECT_EQ(usage_error({"key", "generate", "--socket=/tmp/s"}),
+		  "the following argument was not expected: --socket=/tmp/s; see 'rdmablkctl "
+		  "key generate --help'");
+	EXPECT_EQ(usage_error({"key", "generate", "x"}),
+		  "the following argument was not expected: x; see 'rdmablkctl key generate "
+		  "--help'");
+}
+
+TEST(Cli, KeyGenerateHelp)
+{
+	auto parsed = parse_args({"key", "generate", "--help"}, socket);
+	const auto *outcome = std::get_if<Outcome>(&parsed);
+	ASSERT_TRUE(outcome);
+	EXPECT_EQ(outcome->exit_code, exit_ok);
+	EXPECT_NE(outcome->out.find("Usage: rdmablkctl key generate [OPTIONS]"), std::string::npos)
+		<< outcome->out;
+	EXPECT_NE(outcome->out.find("--hmac HASH"), std::string::npos);
+	EXPECT_NE(outcome->out.find("--output"), std::string::npos);
+	EXPECT_EQ(outcome->out.find("--socket"), std::string::npos);
+	EXPECT_NE(outcome->out.find("rdmablkd need not run"), std::string::npos);
+}
+
 TEST(Cli, HelpForEveryCommand)
 {
 	for (const auto &args : std::vector<std::vector<std::string>>{{"--help"},

@@ -42,4 +42,8 @@ expect "attach 192.0.2.1 db0" --q --queues --queue-depth
 expect "" st stat status
 expect "stat" --i --interval
 expect "stat --interval 2" --q --queues
+expect "" k key
+expect "key" "" generate --help --output
+expect "key generate" --h --help --hmac
+expect "key generate --hmac" sha3 sha384
 exit "$status"
