@@ -64,6 +64,16 @@ bounded() {
 	TOOK=$((SECONDS - start))
 }
 
+# dropped FILE: the hostile target writing to FILE saw a connection it
+# misbehaved on dropped (read by the shell, without starting a process).
+dropped() {
+	local line
+	while IFS= read -r line; do
+		[[ $line != "DROPPED "* ]] || return 0
+	done <"$1"
+	return 1
+}
+
 # objects: the RDMA core's per-device object counts (pd, cq, qp, cm_id, mr),
 # one `rdma resource show` (cheaper than rdma_objects, same counts).
 objects() {
@@ -198,6 +208,13 @@ scenario() {
 	fi
 
 	local t0=$SECONDS
+	# The initiator's disconnect reaches the hostile target a moment after
+	# the attach or the read returned here: let it see the drop before it
+	# is ended, or it counts the connection as kept. How fast the drop
+	# came is judged below (slowest_drop_ms), not by this wait.
+	if [ -n "$drop" ]; then
+		wait_for -q -t 10 -i 0.1 dropped "$out/target.txt" || true
+	fi
 	kill -TERM "$tpid" 2>/dev/null || true
 	if wait_for -q -t 10 exited "$tpid"; then
 		wait "$tpid" || notes+=("hostile target exited with $?")
