@@ -64,16 +64,6 @@ bounded() {
 	TOOK=$((SECONDS - start))
 }
 
-# dropped FILE: the hostile target writing to FILE saw a connection it
-# misbehaved on dropped (read by the shell, without starting a process).
-dropped() {
-	local line
-	while IFS= read -r line; do
-		[[ $line != "DROPPED "* ]] || return 0
-	done <"$1"
-	return 1
-}
-
 # objects: the RDMA core's per-device object counts (pd, cq, qp, cm_id, mr),
 # one `rdma resource show` (cheaper than rdma_objects, same counts).
 objects() {
@@ -85,12 +75,14 @@ objects_back() {
 	[ "$(objects)" = "$1" ]
 }
 
-# listening FILE: the hostile target writing to FILE listens (read by the
-# shell, without starting a process).
-listening() {
+# has_line FILE PREFIX: a line of FILE starts with PREFIX (read by the
+# shell, without starting a process). What the hostile target writes:
+# "listening on " once it listens, "DROPPED " when a connection it
+# misbehaved on was dropped.
+has_line() {
 	local line
 	while IFS= read -r line; do
-		[[ $line != "listening on "* ]] || return 0
+		[[ $line != "$2"* ]] || return 0
 	done <"$1"
 	return 1
 }
@@ -123,7 +115,7 @@ scenario() {
 	"$HT" --listen "$TARGET_ADDR" "$name" >"$out/target.txt" 2>&1 &
 	tpid=$!
 	local t1=$SECONDS
-	wait_for -t 20 -i 0.1 listening "$out/target.txt" || { notes+=("hostile target did not listen: $(cat "$out/target.txt")"); verdict=FAIL; }
+	wait_for -t 20 -i 0.1 has_line "$out/target.txt" "listening on " || { notes+=("hostile target did not listen: $(cat "$out/target.txt")"); verdict=FAIL; }
 
 	notes+=("listening after $((SECONDS - t1))s")
 	bounded "$ATTACH_BOUND" "$out/attach.txt" "$RDMABLK_NL" attach "$TARGET_ADDR" hostile "${ATTACH_OPTS[@]}"
@@ -213,7 +205,7 @@ scenario() {
 	# is ended, or it counts the connection as kept. How fast the drop
 	# came is judged below (slowest_drop_ms), not by this wait.
 	if [ -n "$drop" ]; then
-		wait_for -q -t 10 -i 0.1 dropped "$out/target.txt" || true
+		wait_for -q -t 10 -i 0.1 has_line "$out/target.txt" "DROPPED " || true
 	fi
 	kill -TERM "$tpid" 2>/dev/null || true
 	if wait_for -q -t 10 exited "$tpid"; then
