@@ -52,6 +52,26 @@ int rdmablk_addr_parse(struct net *net, const char *addr, u16 port,
 }
 
 /**
+ * rdmablk_addr_same_host() - compare family and address, not port
+ * @a: first address
+ * @b: second address
+ *
+ * Return: true when @a and @b are addresses of the same host.
+ */
+bool rdmablk_addr_same_host(const struct sockaddr *a, const struct sockaddr *b)
+{
+	if (a->sa_family != b->sa_family)
+		return false;
+	if (a->sa_family == AF_INET)
+		return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+		       ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+	if (a->sa_family == AF_INET6)
+		return ipv6_addr_equal(&((const struct sockaddr_in6 *)a)->sin6_addr,
+				       &((const struct sockaddr_in6 *)b)->sin6_addr);
+	return false;
+}
+
+/**
  * rdmablk_addr_equal() - compare family, address, port and IPv6 scope
  * @a: first address
  * @b: second address

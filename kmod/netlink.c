@@ -127,9 +127,10 @@ static int rdmablk_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 
 	if (rdmablk_nl_target)
-		features |= RDMABLK_FEAT_LISTEN | RDMABLK_FEAT_EXPORT;
+		features |= RDMABLK_FEAT_LISTEN | RDMABLK_FEAT_EXPORT |
+			    RDMABLK_FEAT_AUTH;
 	if (rdmablk_nl_host)
-		features |= RDMABLK_FEAT_ATTACH;
+		features |= RDMABLK_FEAT_ATTACH | RDMABLK_FEAT_AUTH;
 
 	msg = genlmsg_new(RDMABLK_NL_MSG_SIZE, GFP_KERNEL);
 	if (!msg)
@@ -363,6 +364,8 @@ static int rdmablk_nl_export_dump(struct sk_buff *skb,
 				ei->logical_block_size) ||
 		    nla_put_u32(skb, RDMABLK_ATTR_PHYSICAL_BLOCK_SIZE,
 				ei->physical_block_size) ||
+		    (ei->auth_required &&
+		     nla_put_flag(skb, RDMABLK_ATTR_AUTH_REQUIRED)) ||
 		    nla_put_u32(skb, RDMABLK_ATTR_NR_CONNECTIONS, ei->nr_conns) ||
 		    rdmablk_nl_put_allowed(skb, ei)) {
 			genlmsg_cancel(skb, hdr);
@@ -371,6 +374,73 @@ static int rdmablk_nl_export_dump(struct sk_buff *skb,
 		genlmsg_end(skb, hdr);
 	}
 	kfree(ei);
+	cb->args[0] = idx;
+	return skb->len;
+}
+
+/* HOST_SET and HOST_DEL: the request, and its secrets, wiped after use. */
+static int rdmablk_nl_host_change(struct genl_info *info, bool set)
+{
+	const struct rdmablk_target_ops *ops = rdmablk_nl_target_ops(info->extack);
+	struct rdmablk_host_req *req;
+	int ret;
+
+	if (!ops)
+		return -EOPNOTSUPP;
+	req = kmalloc(sizeof(*req), GFP_KERNEL);
+	if (!req)
+		return -ENOMEM;
+	ret = rdmablk_nl_parse_host(info->attrs, set, req, info->extack);
+	if (!ret)
+		ret = set ? ops->host_set(req, info->extack) :
+			    ops->host_del(req->hostid, info->extack);
+	rdmablk_host_req_wipe(req);
+	kfree_sensitive(req);
+	return ret;
+}
+
+static int rdmablk_nl_host_set(struct sk_buff *skb, struct genl_info *info)
+{
+	return rdmablk_nl_host_change(info, true);
+}
+
+static int rdmablk_nl_host_del(struct sk_buff *skb, struct genl_info *info)
+{
+	return rdmablk_nl_host_change(info, false);
+}
+
+/* cb->args[0]: index of the next host to dump. Never a secret. */
+static int rdmablk_nl_host_dump(struct sk_buff *skb,
+				struct netlink_callback *cb)
+{
+	const struct rdmablk_target_ops *ops = rdmablk_nl_target_ops(cb->extack);
+	unsigned long idx = cb->args[0];
+	struct rdmablk_host_info hi;
+	void *hdr;
+
+	if (!ops)
+		return -EOPNOTSUPP;
+	for (; !ops->host_get(idx, &hi); idx++) {
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &rdmablk_genl_family,
+				  NLM_F_MULTI, RDMABLK_CMD_HOST_GET);
+		if (!hdr)
+			break;
+		if (nla_put(skb, RDMABLK_ATTR_HOSTID, RDMABLK_UUID_SIZE,
+			    hi.hostid) ||
+		    nla_put_u32(skb, RDMABLK_ATTR_AUTH_HMAC, hi.hmac) ||
+		    (hi.target_hmac &&
+		     nla_put_u32(skb, RDMABLK_ATTR_AUTH_TARGET_HMAC,
+				 hi.target_hmac)) ||
+		    nla_put_u64_64bit(skb, RDMABLK_ATTR_AUTH_OK, hi.auth_ok,
+				      RDMABLK_ATTR_PAD) ||
+		    nla_put_u64_64bit(skb, RDMABLK_ATTR_AUTH_FAILED,
+				      hi.auth_failed, RDMABLK_ATTR_PAD)) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+	}
 	cb->args[0] = idx;
 	return skb->len;
 }
@@ -439,6 +509,7 @@ static int rdmablk_nl_put_dev(struct sk_buff *msg,
 	    nla_put_u32(msg, RDMABLK_ATTR_RECONNECT_ATTEMPT, di->attempt) ||
 	    nla_put_u32(msg, RDMABLK_ATTR_RECONNECT_MAX, di->max_attempts) ||
 	    nla_put_u32(msg, RDMABLK_ATTR_RECONNECTS, di->reconnects) ||
+	    nla_put_u32(msg, RDMABLK_ATTR_AUTH, di->auth) ||
 	    nla_put_u32(msg, RDMABLK_ATTR_NEXT_ATTEMPT_MS, di->next_attempt_ms) ||
 	    (di->last_error[0] &&
 	     nla_put_string(msg, RDMABLK_ATTR_LAST_ERROR, di->last_error)) ||
@@ -463,9 +534,12 @@ static int rdmablk_nl_attach(struct sk_buff *skb, struct genl_info *info)
 	if (ret)
 		return ret;
 	di = kzalloc(sizeof(*di), GFP_KERNEL);
-	if (!di)
+	if (!di) {
+		rdmablk_attach_req_wipe(&req);
 		return -ENOMEM;
+	}
 	ret = ops->attach(&req, di, info->extack);
+	rdmablk_attach_req_wipe(&req);
 	if (ret)
 		goto out_free;
 
@@ -702,6 +776,27 @@ static const struct genl_ops rdmablk_genl_ops[] = {
 		.policy = rdmablk_nl_info_policy,
 		.maxattr = RDMABLK_ATTR_MAX,
 		.dumpit = rdmablk_nl_dev_dump,
+	},
+	{
+		.cmd = RDMABLK_CMD_HOST_SET,
+		.flags = GENL_ADMIN_PERM,
+		.policy = rdmablk_nl_host_policy,
+		.maxattr = RDMABLK_ATTR_MAX,
+		.doit = rdmablk_nl_host_set,
+	},
+	{
+		.cmd = RDMABLK_CMD_HOST_DEL,
+		.flags = GENL_ADMIN_PERM,
+		.policy = rdmablk_nl_host_policy,
+		.maxattr = RDMABLK_ATTR_MAX,
+		.doit = rdmablk_nl_host_del,
+	},
+	{
+		.cmd = RDMABLK_CMD_HOST_GET,
+		.flags = GENL_ADMIN_PERM,
+		.policy = rdmablk_nl_info_policy,
+		.maxattr = RDMABLK_ATTR_MAX,
+		.dumpit = rdmablk_nl_host_dump,
 	},
 };
 

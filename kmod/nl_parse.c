@@ -66,9 +66,14 @@ const struct nla_policy rdmablk_nl_export_policy[RDMABLK_ATTR_MAX + 1] = {
 				       .len = RDMABLK_PATH_MAX - 1 },
 	[RDMABLK_ATTR_UUID] = NLA_POLICY_EXACT_LEN(RDMABLK_UUID_SIZE),
 	[RDMABLK_ATTR_READ_ONLY] = { .type = NLA_FLAG },
+	[RDMABLK_ATTR_AUTH_REQUIRED] = { .type = NLA_FLAG },
 	[RDMABLK_ATTR_ALLOWED_HOSTS] =
 		NLA_POLICY_NESTED(rdmablk_nl_allowed_policy),
 };
+
+/* A secret: as long as the digest of the HMAC it is for (32, 48, 64). */
+#define RDMABLK_NL_KEY_POLICY	NLA_POLICY_RANGE(NLA_BINARY, 32, \
+						 RDMABLK_AUTH_MAC_MAX)
 
 /* Not const: the 6.1 policy holds a non-const pointer to them. */
 static struct netlink_range_validation rdmablk_tmo_range = {
@@ -103,6 +108,14 @@ const struct nla_policy rdmablk_nl_attach_policy[RDMABLK_ATTR_MAX + 1] = {
 	[RDMABLK_ATTR_QUEUE_DEPTH] = NLA_POLICY_RANGE(NLA_U32, 1,
 						      RDMABLK_MAX_QUEUE_DEPTH),
 	RDMABLK_NL_TMO_POLICY,
+	[RDMABLK_ATTR_AUTH_KEY] = RDMABLK_NL_KEY_POLICY,
+	[RDMABLK_ATTR_AUTH_TARGET_KEY] = RDMABLK_NL_KEY_POLICY,
+};
+
+const struct nla_policy rdmablk_nl_host_policy[RDMABLK_ATTR_MAX + 1] = {
+	[RDMABLK_ATTR_HOSTID] = NLA_POLICY_EXACT_LEN(RDMABLK_UUID_SIZE),
+	[RDMABLK_ATTR_AUTH_KEY] = RDMABLK_NL_KEY_POLICY,
+	[RDMABLK_ATTR_AUTH_TARGET_KEY] = RDMABLK_NL_KEY_POLICY,
 };
 
 const struct nla_policy rdmablk_nl_dev_set_policy[RDMABLK_ATTR_MAX + 1] = {
@@ -203,8 +216,71 @@ int rdmablk_nl_parse_export(struct nlattr **attrs, bool add,
 		return -EINVAL;
 	}
 	req->read_only = nla_get_flag(attrs[RDMABLK_ATTR_READ_ONLY]);
+	req->auth_required = nla_get_flag(attrs[RDMABLK_ATTR_AUTH_REQUIRED]);
 	return rdmablk_nl_parse_allowed(attrs[RDMABLK_ATTR_ALLOWED_HOSTS], req,
 					extack);
+}
+
+/*
+ * A secret, its HMAC told by its length (as in the RDMABLK-1 key strings).
+ * A key of zero bytes only is refused: it is what an unset secret reads as.
+ */
+static int rdmablk_nl_parse_key(const struct nlattr *attr,
+				struct rdmablk_key *key,
+				struct netlink_ext_ack *extack)
+{
+	static const u8 hmacs[] = {
+		RDMABLK_AUTH_HMAC_SHA256,
+		RDMABLK_AUTH_HMAC_SHA384,
+		RDMABLK_AUTH_HMAC_SHA512,
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(hmacs); i++) {
+		if (nla_len(attr) != rdmablk_auth_mac_len(hmacs[i]))
+			continue;
+		if (!memchr_inv(nla_data(attr), 0, nla_len(attr))) {
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "a key of zero bytes only is no secret: make one with rdmablkctl key generate");
+			return -EINVAL;
+		}
+		return rdmablk_key_set(key, hmacs[i], nla_data(attr),
+				       nla_len(attr));
+	}
+	NL_SET_ERR_MSG_ATTR(extack, attr,
+			    "a key is 32, 48 or 64 bytes, for HMAC-SHA-256, -384 or -512");
+	return -EINVAL;
+}
+
+/* AUTH_KEY and AUTH_TARGET_KEY; @need_key: AUTH_KEY must be there. */
+static int rdmablk_nl_parse_keys(struct nlattr **attrs, bool need_key,
+				 struct rdmablk_key *key,
+				 struct rdmablk_key *target_key,
+				 struct netlink_ext_ack *extack)
+{
+	int ret;
+
+	if (!attrs[RDMABLK_ATTR_AUTH_KEY]) {
+		if (need_key) {
+			NL_SET_ERR_MSG(extack, "missing RDMABLK_ATTR_AUTH_KEY: the host's key");
+			return -EINVAL;
+		}
+		if (attrs[RDMABLK_ATTR_AUTH_TARGET_KEY]) {
+			NL_SET_ERR_MSG_ATTR(extack, attrs[RDMABLK_ATTR_AUTH_TARGET_KEY],
+					    "a target key needs a host key: the target proves itself only to a host that authenticated");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	ret = rdmablk_nl_parse_key(attrs[RDMABLK_ATTR_AUTH_KEY], key, extack);
+	if (!ret && attrs[RDMABLK_ATTR_AUTH_TARGET_KEY])
+		ret = rdmablk_nl_parse_key(attrs[RDMABLK_ATTR_AUTH_TARGET_KEY],
+					   target_key, extack);
+	if (ret) {
+		rdmablk_key_wipe(key);
+		rdmablk_key_wipe(target_key);
+	}
+	return ret;
 }
 
 /* Take the timeouts present in @attrs; return which were present. */
@@ -275,7 +351,8 @@ int rdmablk_nl_parse_attach(struct net *net, struct nlattr **attrs,
 	req->tmo.fast_io_fail_tmo = RDMABLK_TMO_OFF;
 	req->tmo.keepalive_tmo = RDMABLK_DEFAULT_KEEPALIVE_TMO;
 	rdmablk_nl_parse_tmo(attrs, &req->tmo);
-	return 0;
+	return rdmablk_nl_parse_keys(attrs, false, &req->key, &req->target_key,
+				     extack);
 }
 
 /**
@@ -302,4 +379,35 @@ int rdmablk_nl_parse_dev_set(struct nlattr **attrs,
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/**
+ * rdmablk_nl_parse_host() - decode HOST_SET or HOST_DEL
+ * @attrs: attributes validated against rdmablk_nl_host_policy
+ * @set: HOST_SET, which needs a key
+ * @req: result; wipe it with rdmablk_host_req_wipe()
+ * @extack: where a rejection is explained
+ *
+ * Return: 0, or -EINVAL with @extack set (and @req wiped).
+ */
+int rdmablk_nl_parse_host(struct nlattr **attrs, bool set,
+			  struct rdmablk_host_req *req,
+			  struct netlink_ext_ack *extack)
+{
+	memset(req, 0, sizeof(*req));
+	if (NL_REQ_ATTR_CHECK(extack, NULL, attrs, RDMABLK_ATTR_HOSTID)) {
+		NL_SET_ERR_MSG(extack, "missing RDMABLK_ATTR_HOSTID: which host");
+		return -EINVAL;
+	}
+	nla_memcpy(req->hostid, attrs[RDMABLK_ATTR_HOSTID], sizeof(req->hostid));
+	if (!set) {
+		if (attrs[RDMABLK_ATTR_AUTH_KEY] ||
+		    attrs[RDMABLK_ATTR_AUTH_TARGET_KEY]) {
+			NL_SET_ERR_MSG(extack, "HOST_DEL takes a host id only");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	return rdmablk_nl_parse_keys(attrs, true, &req->key, &req->target_key,
+				     extack);
 }

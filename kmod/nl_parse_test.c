@@ -451,6 +451,170 @@ static void rdmablk_nl_dev_set_checks(struct kunit *test)
 	nl_req_free(&r);
 }
 
+/* Secrets of each length a key may have; none is all zero. */
+static u8 test_secret[RDMABLK_AUTH_MAC_MAX];
+
+static void fill_secret(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(test_secret); i++)
+		test_secret[i] = 0xa0 + i;
+}
+
+/* ATTACH takes a key and a target key; the HMAC follows from the length. */
+static void rdmablk_nl_attach_keys(struct kunit *test)
+{
+	struct rdmablk_attach_req req;
+	struct nl_req r;
+
+	fill_secret();
+	nl_req_init(test, &r);
+	put_attach(test, &r, "192.0.2.1");
+	KUNIT_ASSERT_EQ(test, attach(&r, &req), 0);
+	KUNIT_EXPECT_EQ(test, req.key.hmac, 0);
+	KUNIT_EXPECT_EQ(test, req.target_key.hmac, 0);
+	nl_req_free(&r);
+
+	nl_req_init(test, &r);
+	put_attach(test, &r, "192.0.2.1");
+	KUNIT_ASSERT_EQ(test, nla_put(r.skb, RDMABLK_ATTR_AUTH_KEY, 32, test_secret), 0);
+	KUNIT_ASSERT_EQ(test, nla_put(r.skb, RDMABLK_ATTR_AUTH_TARGET_KEY, 64,
+				      test_secret), 0);
+	KUNIT_ASSERT_EQ(test, attach(&r, &req), 0);
+	KUNIT_EXPECT_EQ(test, req.key.hmac, RDMABLK_AUTH_HMAC_SHA256);
+	KUNIT_EXPECT_EQ(test, req.key.len, 32);
+	KUNIT_EXPECT_EQ(test, memcmp(req.key.secret, test_secret, 32), 0);
+	KUNIT_EXPECT_EQ(test, req.target_key.hmac, RDMABLK_AUTH_HMAC_SHA512);
+	KUNIT_EXPECT_EQ(test, req.target_key.len, 64);
+	rdmablk_attach_req_wipe(&req);
+	KUNIT_EXPECT_EQ(test, req.key.hmac, 0);
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(&req.key, 0, sizeof(req.key)));
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(&req.target_key, 0, sizeof(req.target_key)));
+	nl_req_free(&r);
+
+	/* A target key alone: refused, the target proves itself only in reply. */
+	nl_req_init(test, &r);
+	put_attach(test, &r, "192.0.2.1");
+	KUNIT_ASSERT_EQ(test, nla_put(r.skb, RDMABLK_ATTR_AUTH_TARGET_KEY, 32,
+				      test_secret), 0);
+	KUNIT_EXPECT_EQ(test, attach(&r, &req), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, r.extack._msg);
+	nl_req_free(&r);
+}
+
+/* Keys of a length no HMAC has, or of zero bytes only, are refused. */
+static void rdmablk_nl_key_rejects(struct kunit *test)
+{
+	static const u32 bad_len[] = { 1, 16, 31, 33, 40, 63, 65, 128 };
+	static const u8 zero[RDMABLK_AUTH_MAC_MAX];
+	struct rdmablk_attach_req req;
+	u8 big[128] = { 1 };
+	struct nl_req r;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad_len); i++) {
+		memset(&req, 0, sizeof(req));
+		nl_req_init(test, &r);
+		put_attach(test, &r, "192.0.2.1");
+		KUNIT_ASSERT_EQ(test, nla_put(r.skb, RDMABLK_ATTR_AUTH_KEY, bad_len[i], big), 0);
+		/* -ERANGE from the policy, -EINVAL from decoding. */
+		KUNIT_EXPECT_LT_MSG(test, attach(&r, &req), 0, "length %u", bad_len[i]);
+		KUNIT_EXPECT_NOT_NULL_MSG(test, r.extack._msg, "length %u", bad_len[i]);
+		KUNIT_EXPECT_EQ(test, req.key.hmac, 0);
+		nl_req_free(&r);
+	}
+	nl_req_init(test, &r);
+	put_attach(test, &r, "192.0.2.1");
+	KUNIT_ASSERT_EQ(test, nla_put(r.skb, RDMABLK_ATTR_AUTH_KEY, 48, zero), 0);
+	KUNIT_EXPECT_EQ(test, attach(&r, &req), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, r.extack.bad_attr);
+	nl_req_free(&r);
+}
+
+static int host(struct nl_req *r, bool set, struct rdmablk_host_req *req)
+{
+	int ret = nl_req_parse(r, rdmablk_nl_host_policy);
+
+	if (ret)
+		return ret;
+	return rdmablk_nl_parse_host(r->tb, set, req, &r->extack);
+}
+
+static void rdmablk_nl_host_checks(struct kunit *test)
+{
+	struct rdmablk_host_req req;
+	struct nl_req r;
+
+	fill_secret();
+	/* HOST_SET: a host id and a key, a target key optional. */
+	nl_req_init(test, &r);
+	KUNIT_ASSERT_EQ(test, nla_put(r.skb, RDMABLK_ATTR_HOSTID, RDMABLK_UUID_SIZE,
+				      test_uuid), 0);
+	KUNIT_ASSERT_EQ(test, nla_put(r.skb, RDMABLK_ATTR_AUTH_KEY, 48, test_secret), 0);
+	KUNIT_ASSERT_EQ(test, host(&r, true, &req), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(req.hostid, test_uuid, RDMABLK_UUID_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, req.key.hmac, RDMABLK_AUTH_HMAC_SHA384);
+	KUNIT_EXPECT_EQ(test, req.target_key.hmac, 0);
+	rdmablk_host_req_wipe(&req);
+	nl_req_free(&r);
+
+	/* ... without a key: refused. */
+	nl_req_init(test, &r);
+	KUNIT_ASSERT_EQ(test, nla_put(r.skb, RDMABLK_ATTR_HOSTID, RDMABLK_UUID_SIZE,
+				      test_uuid), 0);
+	KUNIT_EXPECT_EQ(test, host(&r, true, &req), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, r.extack._msg);
+	nl_req_free(&r);
+
+	/* ... without a host: refused. */
+	nl_req_init(test, &r);
+	KUNIT_ASSERT_EQ(test, nla_put(r.skb, RDMABLK_ATTR_AUTH_KEY, 32, test_secret), 0);
+	KUNIT_EXPECT_EQ(test, host(&r, true, &req), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, r.extack._msg);
+	nl_req_free(&r);
+
+	/* HOST_DEL: a host id, and no key. */
+	nl_req_init(test, &r);
+	KUNIT_ASSERT_EQ(test, nla_put(r.skb, RDMABLK_ATTR_HOSTID, RDMABLK_UUID_SIZE,
+				      test_uuid), 0);
+	KUNIT_EXPECT_EQ(test, host(&r, false, &req), 0);
+	KUNIT_ASSERT_EQ(test, nla_put(r.skb, RDMABLK_ATTR_AUTH_KEY, 32, test_secret), 0);
+	KUNIT_EXPECT_EQ(test, host(&r, false, &req), -EINVAL);
+	nl_req_free(&r);
+
+	/* Another operation's attribute: the policy refuses it. */
+	nl_req_init(test, &r);
+	KUNIT_ASSERT_EQ(test, nla_put(r.skb, RDMABLK_ATTR_HOSTID, RDMABLK_UUID_SIZE,
+				      test_uuid), 0);
+	KUNIT_ASSERT_EQ(test, nla_put_flag(r.skb, RDMABLK_ATTR_AUTH_REQUIRED), 0);
+	KUNIT_EXPECT_EQ(test, host(&r, true, &req), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, r.extack.bad_attr);
+	nl_req_free(&r);
+}
+
+/* EXPORT_ADD's AUTH_REQUIRED flag, and no key on an export. */
+static void rdmablk_nl_export_auth_required(struct kunit *test)
+{
+	struct rdmablk_export_req *req;
+	struct nl_req r;
+
+	req = kunit_kzalloc(test, sizeof(*req), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, req);
+	nl_req_init(test, &r);
+	put_export(test, &r, "vol0", "/dev/ram0", test_uuid);
+	KUNIT_ASSERT_EQ(test, nl_req_parse(&r, rdmablk_nl_export_policy), 0);
+	KUNIT_ASSERT_EQ(test, rdmablk_nl_parse_export(r.tb, true, req, &r.extack), 0);
+	KUNIT_EXPECT_FALSE(test, req->auth_required);
+	KUNIT_ASSERT_EQ(test, nla_put_flag(r.skb, RDMABLK_ATTR_AUTH_REQUIRED), 0);
+	KUNIT_ASSERT_EQ(test, nl_req_parse(&r, rdmablk_nl_export_policy), 0);
+	KUNIT_ASSERT_EQ(test, rdmablk_nl_parse_export(r.tb, true, req, &r.extack), 0);
+	KUNIT_EXPECT_TRUE(test, req->auth_required);
+	KUNIT_ASSERT_EQ(test, nla_put(r.skb, RDMABLK_ATTR_AUTH_KEY, 32, test_uuid), 0);
+	KUNIT_EXPECT_EQ(test, nl_req_parse(&r, rdmablk_nl_export_policy), -EINVAL);
+	nl_req_free(&r);
+}
+
 static struct kunit_case rdmablk_nl_parse_test_cases[] = {
 	KUNIT_CASE(rdmablk_nl_info_rejects_any_attr),
 	KUNIT_CASE(rdmablk_nl_listen_accepts),
@@ -465,6 +629,10 @@ static struct kunit_case rdmablk_nl_parse_test_cases[] = {
 	KUNIT_CASE_PARAM(rdmablk_nl_attach_rejects, attach_bad_gen_params),
 	KUNIT_CASE(rdmablk_nl_attach_rejects_wildcard),
 	KUNIT_CASE(rdmablk_nl_dev_set_checks),
+	KUNIT_CASE(rdmablk_nl_attach_keys),
+	KUNIT_CASE(rdmablk_nl_key_rejects),
+	KUNIT_CASE(rdmablk_nl_host_checks),
+	KUNIT_CASE(rdmablk_nl_export_auth_required),
 	{}
 };
 

@@ -17,6 +17,7 @@
 
 #include <linux/rdmablk.h>
 
+#include "auth.h"
 #include "proto.h"
 
 #define RDMABLK_VERSION		"0.1.0"
@@ -32,6 +33,7 @@ int rdmablk_addr_parse(struct net *net, const char *addr, u16 port,
 		       struct sockaddr_storage *ss);
 bool rdmablk_addr_equal(const struct sockaddr_storage *a,
 			const struct sockaddr_storage *b);
+bool rdmablk_addr_same_host(const struct sockaddr *a, const struct sockaddr *b);
 u16 rdmablk_addr_port(const struct sockaddr_storage *ss);
 int rdmablk_addr_format(const struct sockaddr_storage *ss, char *buf,
 			size_t len);
@@ -58,6 +60,7 @@ int rdmablk_nl_parse_listen(struct net *net, struct nlattr **attrs,
  * @path: block device path
  * @uuid: identity
  * @read_only: refuse writes
+ * @auth_required: only authenticated hosts may open or discover it
  * @nr_allowed: entries in @allowed; 0 lets every host connect
  * @allowed: host ids allowed to open the export
  */
@@ -66,6 +69,7 @@ struct rdmablk_export_req {
 	char path[RDMABLK_PATH_MAX];
 	u8 uuid[RDMABLK_UUID_SIZE];
 	bool read_only;
+	bool auth_required;
 	u32 nr_allowed;
 	u8 allowed[RDMABLK_MAX_ALLOWED_HOSTS][RDMABLK_UUID_SIZE];
 };
@@ -111,6 +115,11 @@ struct rdmablk_dev_set_req {
  * @nr_queues: 0 for one per CPU
  * @queue_depth: requested credits per queue
  * @tmo: recovery settings
+ * @key: our secret, or none (@key.hmac 0): do not authenticate
+ * @target_key: the target's secret for us, or none: do not ask the target
+ *	to prove itself
+ *
+ * Whoever decoded one wipes it with rdmablk_attach_req_wipe().
  */
 struct rdmablk_attach_req {
 	struct sockaddr_storage addr;
@@ -119,7 +128,35 @@ struct rdmablk_attach_req {
 	u32 nr_queues;
 	u32 queue_depth;
 	struct rdmablk_tmo tmo;
+	struct rdmablk_key key;
+	struct rdmablk_key target_key;
 };
+
+static inline void rdmablk_attach_req_wipe(struct rdmablk_attach_req *req)
+{
+	rdmablk_key_wipe(&req->key);
+	rdmablk_key_wipe(&req->target_key);
+}
+
+/**
+ * struct rdmablk_host_req - a decoded HOST_SET or HOST_DEL request
+ * @hostid: the host
+ * @key: the secret it proves itself with (HOST_SET)
+ * @target_key: the secret the target proves itself to it with, or none
+ *
+ * Whoever decoded one wipes it with rdmablk_host_req_wipe().
+ */
+struct rdmablk_host_req {
+	u8 hostid[RDMABLK_UUID_SIZE];
+	struct rdmablk_key key;
+	struct rdmablk_key target_key;
+};
+
+static inline void rdmablk_host_req_wipe(struct rdmablk_host_req *req)
+{
+	rdmablk_key_wipe(&req->key);
+	rdmablk_key_wipe(&req->target_key);
+}
 
 /**
  * struct rdmablk_queue_info - snapshot of one initiator queue
@@ -161,6 +198,7 @@ struct rdmablk_queue_info {
  * @next_attempt_ms: time to the next attempt, when reconnecting
  * @last_error: why the connection was lost or the last attempt failed
  * @reconnects: successful reconnects since attach
+ * @auth: enum rdmablk_auth_mode of the connections
  * @queue: per-queue state and counters, @nr_queues of them
  */
 struct rdmablk_dev_info {
@@ -178,6 +216,7 @@ struct rdmablk_dev_info {
 	u32 next_attempt_ms;
 	char last_error[RDMABLK_ERROR_LEN];
 	u32 reconnects;
+	u32 auth;
 	struct rdmablk_queue_info queue[RDMABLK_MAX_QUEUES];
 };
 
@@ -185,6 +224,7 @@ extern const struct nla_policy rdmablk_nl_export_policy[RDMABLK_ATTR_MAX + 1];
 extern const struct nla_policy rdmablk_nl_attach_policy[RDMABLK_ATTR_MAX + 1];
 extern const struct nla_policy rdmablk_nl_detach_policy[RDMABLK_ATTR_MAX + 1];
 extern const struct nla_policy rdmablk_nl_dev_set_policy[RDMABLK_ATTR_MAX + 1];
+extern const struct nla_policy rdmablk_nl_host_policy[RDMABLK_ATTR_MAX + 1];
 
 int rdmablk_nl_parse_export(struct nlattr **attrs, bool add,
 			    struct rdmablk_export_req *req,
@@ -195,6 +235,9 @@ int rdmablk_nl_parse_attach(struct net *net, struct nlattr **attrs,
 int rdmablk_nl_parse_dev_set(struct nlattr **attrs,
 			     struct rdmablk_dev_set_req *req,
 			     struct netlink_ext_ack *extack);
+int rdmablk_nl_parse_host(struct nlattr **attrs, bool set,
+			  struct rdmablk_host_req *req,
+			  struct netlink_ext_ack *extack);
 
 /* netlink.c: the generic netlink family. */
 int rdmablk_nl_init(void);

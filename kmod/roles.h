@@ -43,6 +43,7 @@ struct rdmablk_listener_info {
  * @logical_block_size: bytes
  * @physical_block_size: bytes
  * @read_only: refuses writes
+ * @auth_required: only authenticated hosts may open or discover it
  * @nr_conns: connections that opened it
  * @nr_allowed: entries in @allowed
  * @allowed: host ids allowed, none means any
@@ -55,9 +56,26 @@ struct rdmablk_export_info {
 	u32 logical_block_size;
 	u32 physical_block_size;
 	bool read_only;
+	bool auth_required;
 	u32 nr_conns;
 	u32 nr_allowed;
 	u8 allowed[RDMABLK_MAX_ALLOWED_HOSTS][RDMABLK_UUID_SIZE];
+};
+
+/**
+ * struct rdmablk_host_info - what HOST_GET reports of a host: no secret
+ * @hostid: the host
+ * @hmac: enum rdmablk_auth_hmac of its key
+ * @target_hmac: of the target's key for it, 0 for none
+ * @auth_ok: exchanges that succeeded
+ * @auth_failed: exchanges refused
+ */
+struct rdmablk_host_info {
+	u8 hostid[RDMABLK_UUID_SIZE];
+	u8 hmac;
+	u8 target_hmac;
+	u64 auth_ok;
+	u64 auth_failed;
 };
 
 /**
@@ -70,6 +88,10 @@ struct rdmablk_export_info {
  * @export_del: EXPORT_DEL: stop serving an export
  * @export_get: EXPORT_GET: snapshot the idx-th export; -ENOENT past the
  *	last one
+ * @host_set: HOST_SET: set a host's keys
+ * @host_del: HOST_DEL: forget a host's keys
+ * @host_get: HOST_GET: snapshot the idx-th host with keys; -ENOENT past
+ *	the last one
  *
  * Every operation may sleep. A failure is explained in @extack where there
  * is one.
@@ -85,6 +107,10 @@ struct rdmablk_target_ops {
 			  struct netlink_ext_ack *extack);
 	int (*export_del)(const char *name, struct netlink_ext_ack *extack);
 	int (*export_get)(unsigned long idx, struct rdmablk_export_info *info);
+	int (*host_set)(const struct rdmablk_host_req *req,
+			struct netlink_ext_ack *extack);
+	int (*host_del)(const u8 *hostid, struct netlink_ext_ack *extack);
+	int (*host_get)(unsigned long idx, struct rdmablk_host_info *info);
 };
 
 /**

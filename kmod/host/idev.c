@@ -82,7 +82,9 @@ static void rdmablk_idev_free(struct rdmablk_idev *idev)
 	mutex_destroy(&idev->recovery_lock);
 	kfree(idev->queues);
 	ida_free(&rdmablk_index_ida, idev->index);
-	kfree(idev);
+	rdmablk_key_wipe(&idev->key);
+	rdmablk_key_wipe(&idev->target_key);
+	kfree_sensitive(idev);
 }
 
 /**
@@ -108,6 +110,8 @@ static int rdmablk_idev_attach(const struct rdmablk_attach_req *req,
 	idev->addr = req->addr;
 	strscpy(idev->export_name, req->export_name, sizeof(idev->export_name));
 	memcpy(idev->hostid, req->hostid, sizeof(idev->hostid));
+	idev->key = req->key;
+	idev->target_key = req->target_key;
 	idev->tmo = req->tmo;
 	spin_lock_init(&idev->state_lock);
 	mutex_init(&idev->recovery_lock);
@@ -119,7 +123,9 @@ static int rdmablk_idev_attach(const struct rdmablk_attach_req *req,
 	idev->index = ida_alloc_max(&rdmablk_index_ida, (1 << MINORBITS) / 16 - 1,
 				    GFP_KERNEL);
 	if (idev->index < 0) {
-		kfree(idev);
+		rdmablk_key_wipe(&idev->key);
+		rdmablk_key_wipe(&idev->target_key);
+		kfree_sensitive(idev);
 		return -ENOSPC;
 	}
 	snprintf(idev->name, sizeof(idev->name), "rdmablk%d", idev->index);

@@ -52,7 +52,7 @@ enum {
 enum {
 	RDMABLK_IQ_ALLOCATED,	/* verbs resources exist */
 	RDMABLK_IQ_LIVE,	/* connected; I/O may be posted */
-	RDMABLK_IQ_OPEN_PENDING, /* an OPEN awaits its response */
+	RDMABLK_IQ_CTL_PENDING,	/* an OPEN or AUTH_* awaits its response */
 	RDMABLK_IQ_KA_PENDING,	/* a keep-alive awaits its response */
 };
 
@@ -112,12 +112,16 @@ struct rdmablk_iqueue_stats {
  * @cm_done: completed by the cm handler at each step of connecting
  * @cm_error: result of the step, 0 or a negative errno
  * @rej_reason: enum rdmablk_rej_reason when the target rejected us
- * @open_done: completed when the OPEN response arrived
- * @open_sent: completed when the OPEN SEND completed
- * @open_cqe: completion of the OPEN SEND
- * @open_send_status: its ib_wc_status
- * @open_status: its enum rdmablk_status
- * @open_info: what it said about the export
+ * @ctl_done: completed when the response to the control command (OPEN,
+ *	AUTH_CHALLENGE, AUTH_REPLY) being sent arrived
+ * @ctl_sent: completed when its SEND completed
+ * @ctl_cqe: completion of that SEND
+ * @ctl_send_status: its ib_wc_status
+ * @ctl_opcode: its opcode, the only one a response is taken for
+ * @ctl_status: the response's enum rdmablk_status
+ * @ctl_rsp_len: bytes in @ctl_rsp
+ * @ctl_rsp: what followed the response, untrusted
+ * @open_info: what OPEN said about the export
  * @recvs: @nr_recvs receive buffers
  * @nr_recvs: count
  * @max_pages: pages one fast registration maps
@@ -151,11 +155,14 @@ struct rdmablk_iqueue {
 	int cm_error;
 	int rej_reason;
 
-	struct completion open_done;
-	struct completion open_sent;
-	struct ib_cqe open_cqe;
-	int open_send_status;
-	u16 open_status;
+	struct completion ctl_done;
+	struct completion ctl_sent;
+	struct ib_cqe ctl_cqe;
+	int ctl_send_status;
+	u8 ctl_opcode;
+	u16 ctl_status;
+	u32 ctl_rsp_len;
+	u8 ctl_rsp[RDMABLK_RSP_BUF_SIZE - sizeof(struct rdmablk_rsp)];
 	struct rdmablk_open_info open_info;
 
 	struct rdmablk_irecv *recvs;
@@ -237,6 +244,10 @@ struct rdmablk_ireq {
  * @addr: the target
  * @export_name: the export
  * @hostid: our identity, sent at OPEN
+ * @key: our secret, or none (@key.hmac 0): connections authenticate with
+ *	it before OPEN; wiped when the device is freed
+ * @target_key: the target's secret for us, or none: the target must prove
+ *	it holds it; wiped when the device is freed
  * @info: what the target said about the export
  * @nr_queues: connections, one per hardware queue
  * @queue_depth: credits per queue
@@ -276,6 +287,8 @@ struct rdmablk_idev {
 	struct sockaddr_storage addr;
 	char export_name[RDMABLK_EXPORT_NAME_MAX];
 	u8 hostid[RDMABLK_UUID_SIZE];
+	struct rdmablk_key key;
+	struct rdmablk_key target_key;
 	struct rdmablk_open_info info;
 	u32 nr_queues;
 	u32 queue_depth;
@@ -318,6 +331,8 @@ enum {
 int rdmablk_iqueue_connect(struct rdmablk_iqueue *queue, u16 queue_depth,
 			   u32 keepalive_ms, struct netlink_ext_ack *extack);
 int rdmablk_iqueue_keepalive(struct rdmablk_iqueue *queue, unsigned long kato);
+int rdmablk_iqueue_auth(struct rdmablk_iqueue *queue,
+			struct netlink_ext_ack *extack);
 int rdmablk_iqueue_open(struct rdmablk_iqueue *queue,
 			struct netlink_ext_ack *extack);
 void rdmablk_iqueue_stop(struct rdmablk_iqueue *queue);

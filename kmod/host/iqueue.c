@@ -21,6 +21,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/blk-mq.h>
+#include <linux/random.h>
 #include <linux/slab.h>
 #include <rdma/mr_pool.h>
 #include <rdma/rdma_cm.h>
@@ -158,22 +159,24 @@ int rdmablk_iqueue_keepalive(struct rdmablk_iqueue *queue, unsigned long kato)
 	return ib_post_send(queue->qp, &wr, NULL);
 }
 
-static void rdmablk_iqueue_open_done(struct rdmablk_iqueue *queue,
-				     const struct rdmablk_rsp *rsp, u32 len)
+/*
+ * The answer to the control command this side waits for (OPEN,
+ * AUTH_CHALLENGE, AUTH_REPLY): one, and of the opcode sent. What follows
+ * it is kept for the waiter to decode.
+ */
+static void rdmablk_iqueue_ctl_done(struct rdmablk_iqueue *queue,
+				    const struct rdmablk_rsp *rsp, u32 len)
 {
-	const struct rdmablk_open_rsp *orsp = (const void *)(rsp + 1);
-
-	/* Only one answer, and only to an OPEN this side is waiting for. */
-	if (!test_and_clear_bit(RDMABLK_IQ_OPEN_PENDING, &queue->flags)) {
-		rdmablk_iqueue_lost(queue, "OPEN response for no outstanding OPEN");
+	if (rsp->opcode != READ_ONCE(queue->ctl_opcode) ||
+	    !test_and_clear_bit(RDMABLK_IQ_CTL_PENDING, &queue->flags)) {
+		rdmablk_iqueue_lost(queue, "a response to no outstanding OPEN or AUTH command");
 		return;
 	}
-	queue->open_status = le16_to_cpu(rsp->status);
-	if (queue->open_status == RDMABLK_S_OK &&
-	    (len < RDMABLK_RSP_BUF_SIZE ||
-	     rdmablk_open_rsp_decode(orsp, &queue->open_info)))
-		queue->open_status = RDMABLK_S_INVALID;
-	complete(&queue->open_done);
+	queue->ctl_status = le16_to_cpu(rsp->status);
+	queue->ctl_rsp_len = min_t(u32, len - sizeof(*rsp),
+				   sizeof(queue->ctl_rsp));
+	memcpy(queue->ctl_rsp, rsp + 1, queue->ctl_rsp_len);
+	complete(&queue->ctl_done);
 }
 
 /*
@@ -349,8 +352,10 @@ static void rdmablk_iqueue_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		return;
 	}
 
-	if (rsp->opcode == RDMABLK_OP_OPEN) {
-		rdmablk_iqueue_open_done(queue, rsp, wc->byte_len);
+	if (rsp->opcode == RDMABLK_OP_OPEN ||
+	    rsp->opcode == RDMABLK_OP_AUTH_CHALLENGE ||
+	    rsp->opcode == RDMABLK_OP_AUTH_REPLY) {
+		rdmablk_iqueue_ctl_done(queue, rsp, wc->byte_len);
 	} else if (rsp->opcode == RDMABLK_OP_KEEPALIVE) {
 		if (le16_to_cpu(rsp->tag) != queue->params.queue_depth - 1 ||
 		    rsp->status != cpu_to_le16(RDMABLK_S_OK) ||
@@ -373,6 +378,8 @@ static u32 rdmablk_iqueue_conn_flags(const struct rdmablk_iqueue *queue)
 	/* iWARP has no immediate data. */
 	if (!rdma_protocol_iwarp(queue->dev, queue->cm_id->port_num))
 		flags |= RDMABLK_CONN_READ_IMM;
+	if (queue->idev->key.hmac)
+		flags |= RDMABLK_CONN_AUTH;
 	return flags;
 }
 
@@ -557,9 +564,9 @@ int rdmablk_iqueue_connect(struct rdmablk_iqueue *queue, u16 queue_depth,
 	spin_lock_init(&queue->stale_lock);
 	spin_lock_init(&queue->post_lock);
 	INIT_LIST_HEAD(&queue->stale_mrs);
-	init_completion(&queue->open_done);
-	init_completion(&queue->open_sent);
-	clear_bit(RDMABLK_IQ_OPEN_PENDING, &queue->flags);
+	init_completion(&queue->ctl_done);
+	init_completion(&queue->ctl_sent);
+	clear_bit(RDMABLK_IQ_CTL_PENDING, &queue->flags);
 	clear_bit(RDMABLK_IQ_KA_PENDING, &queue->flags);
 	memset(&queue->params, 0, sizeof(queue->params));
 	queue->params.queue_depth = queue_depth;
@@ -645,6 +652,10 @@ int rdmablk_iqueue_connect(struct rdmablk_iqueue *queue, u16 queue_depth,
 		if (ret == -ECONNREFUSED && !queue->rej_reason)
 			NL_SET_ERR_MSG(extack,
 				       "connection refused: nothing listens there (rdmablkctl listen on the target?)");
+		else if (ret == -ECONNREFUSED &&
+			 queue->rej_reason == RDMABLK_REJ_AUTH_BACKOFF)
+			NL_SET_ERR_MSG(extack,
+				       "the target backs off this address after failed authentications: check the keys, then try again in a few seconds");
 		else if (ret == -ECONNREFUSED)
 			NL_SET_ERR_MSG(extack,
 				       "the target rejected the connection (protocol version or resources)");
@@ -657,6 +668,14 @@ int rdmablk_iqueue_connect(struct rdmablk_iqueue *queue, u16 queue_depth,
 	if (queue->params.queue_depth < 2) {
 		NL_SET_ERR_MSG(extack, "the target granted fewer than 2 credits");
 		ret = -EPROTO;
+		goto out_drain;
+	}
+	/* Never a silent fall back to no authentication. */
+	if (queue->idev->key.hmac &&
+	    !(queue->params.flags & RDMABLK_CONN_AUTH)) {
+		NL_SET_ERR_MSG(extack,
+			       "the target does not authenticate (an rdmablk without authentication): attach without a key, or update the target");
+		ret = -EPROTONOSUPPORT;
 		goto out_drain;
 	}
 	set_bit(RDMABLK_IQ_ALLOCATED, &queue->flags);
@@ -700,14 +719,166 @@ int rdmablk_iqueue_init_mrs(struct rdmablk_iqueue *queue, u32 max_pages)
 			       max_pages, 0);
 }
 
-static void rdmablk_iqueue_open_send_done(struct ib_cq *cq, struct ib_wc *wc)
+static void rdmablk_iqueue_ctl_send_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct rdmablk_iqueue *queue = container_of(wc->wr_cqe,
 						    struct rdmablk_iqueue,
-						    open_cqe);
+						    ctl_cqe);
 
-	queue->open_send_status = wc->status;
-	complete(&queue->open_sent);
+	queue->ctl_send_status = wc->status;
+	complete(&queue->ctl_sent);
+}
+
+/*
+ * Send a control command with its inline payload on a connected queue and
+ * wait for its answer: 0 with @queue->ctl_status and @queue->ctl_rsp set,
+ * or a negative errno with @extack saying why.
+ */
+static int rdmablk_iqueue_ctl(struct rdmablk_iqueue *queue, u8 opcode,
+			      const void *payload, u32 len,
+			      struct netlink_ext_ack *extack)
+{
+	struct rdmablk_cmd_info c = {
+		.opcode = opcode,
+		.flags = RDMABLK_CMD_INLINE,
+		.length = len,
+	};
+	size_t size = sizeof(struct rdmablk_cmd) + len;
+	struct ib_send_wr wr = {};
+	struct ib_sge sge;
+	u8 *msg;
+	u64 dma;
+	int ret;
+
+	msg = kzalloc(size, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	rdmablk_cmd_encode((struct rdmablk_cmd *)msg, &c);
+	memcpy(msg + sizeof(struct rdmablk_cmd), payload, len);
+
+	dma = ib_dma_map_single(queue->dev, msg, size, DMA_TO_DEVICE);
+	if (ib_dma_mapping_error(queue->dev, dma)) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	sge.addr = dma;
+	sge.length = size;
+	sge.lkey = queue->pd->local_dma_lkey;
+	queue->ctl_cqe.done = rdmablk_iqueue_ctl_send_done;
+	wr.wr_cqe = &queue->ctl_cqe;
+	wr.opcode = IB_WR_SEND;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	/* Signaled: @msg is freed only once the SEND completed. */
+	wr.send_flags = IB_SEND_SIGNALED;
+	reinit_completion(&queue->ctl_done);
+	reinit_completion(&queue->ctl_sent);
+	WRITE_ONCE(queue->ctl_opcode, opcode);
+	set_bit(RDMABLK_IQ_CTL_PENDING, &queue->flags);
+	ret = ib_post_send(queue->qp, &wr, NULL);
+	if (ret) {
+		clear_bit(RDMABLK_IQ_CTL_PENDING, &queue->flags);
+		NL_SET_ERR_MSG(extack, "cannot send to the target");
+		goto out_unmap;
+	}
+	if (!wait_for_completion_timeout(&queue->ctl_done,
+					 RDMABLK_CONNECT_TIMEOUT) ||
+	    !wait_for_completion_timeout(&queue->ctl_sent,
+					 RDMABLK_CONNECT_TIMEOUT)) {
+		clear_bit(RDMABLK_IQ_CTL_PENDING, &queue->flags);
+		if (opcode == RDMABLK_OP_OPEN)
+			NL_SET_ERR_MSG(extack, "the target did not answer OPEN in time");
+		else
+			NL_SET_ERR_MSG(extack,
+				       "the target did not answer the authentication in time");
+		/* The QP may still read @msg: stop it before freeing. */
+		rdmablk_iqueue_stop(queue);
+		ret = -ETIMEDOUT;
+		goto out_unmap;
+	}
+	if (queue->ctl_send_status != IB_WC_SUCCESS) {
+		NL_SET_ERR_MSG(extack, "cannot send to the target");
+		ret = -ECONNRESET;
+	}
+
+out_unmap:
+	ib_dma_unmap_single(queue->dev, dma, size, DMA_TO_DEVICE);
+out_free:
+	kfree_sensitive(msg);
+	return ret;
+}
+
+/**
+ * rdmablk_iqueue_auth() - authenticate a connected queue before OPEN
+ * @queue: the queue, connected with RDMABLK_CONN_AUTH agreed
+ * @extack: where a failure is explained
+ *
+ * Proves this host holds its key, and has the target prove it holds the
+ * target key when there is one (docs/protocol.md, "Authentication").
+ *
+ * Return: 0 when authenticated, -EKEYREJECTED when the target
+ * refused, -EBADMSG when the target failed to prove itself, -EPROTO for
+ * an answer that breaks the protocol, or another negative errno.
+ */
+int rdmablk_iqueue_auth(struct rdmablk_iqueue *queue,
+			struct netlink_ext_ack *extack)
+{
+	struct rdmablk_idev *idev = queue->idev;
+	bool mutual = idev->target_key.hmac;
+	u8 nonce[RDMABLK_AUTH_NONCE_SIZE];
+	struct {
+		struct rdmablk_auth a;
+		struct rdmablk_auth_chal_req chal;
+		struct rdmablk_auth_reply_req reply;
+	} *s;
+	int ret;
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	get_random_bytes(nonce, sizeof(nonce));
+	ret = rdmablk_auth_host_begin(&s->a, idev->export_name, idev->hostid,
+				      &idev->key,
+				      mutual ? &idev->target_key : NULL,
+				      nonce, &s->chal);
+	if (!ret)
+		ret = rdmablk_iqueue_ctl(queue, RDMABLK_OP_AUTH_CHALLENGE,
+					 &s->chal, sizeof(s->chal), extack);
+	if (ret)
+		goto out;
+	ret = rdmablk_auth_host_reply(&s->a, queue->ctl_status, queue->ctl_rsp,
+				      queue->ctl_rsp_len, &s->reply);
+	if (!ret) {
+		ret = rdmablk_iqueue_ctl(queue, RDMABLK_OP_AUTH_REPLY,
+					 &s->reply, sizeof(s->reply), extack);
+		if (ret)
+			goto out;
+		ret = rdmablk_auth_host_finish(&s->a, queue->ctl_status,
+					       queue->ctl_rsp,
+					       queue->ctl_rsp_len);
+	}
+	switch (ret) {
+	case 0:
+		break;
+	case -EACCES:
+		NL_SET_ERR_MSG(extack,
+			       "the target refused this host's authentication (its kernel log says why): it must hold this host id's key, and a target key too for mutual authentication (rdmablkctl host add on the target)");
+		ret = -EKEYREJECTED;
+		break;
+	case -EKEYREJECTED:
+		NL_SET_ERR_MSG(extack,
+			       "the target failed to prove it holds the target key: another machine answers at that address, or the target holds another target key for this host");
+		ret = -EBADMSG;
+		break;
+	default:
+		NL_SET_ERR_MSG(extack, "the target broke the authentication protocol");
+		ret = -EPROTO;
+		break;
+	}
+out:
+	rdmablk_auth_wipe(&s->a);
+	kfree_sensitive(s);
+	return ret;
 }
 
 /**
@@ -721,79 +892,35 @@ int rdmablk_iqueue_open(struct rdmablk_iqueue *queue,
 			struct netlink_ext_ack *extack)
 {
 	struct rdmablk_idev *idev = queue->idev;
-	struct rdmablk_cmd_info c = {
-		.opcode = RDMABLK_OP_OPEN,
-		.flags = RDMABLK_CMD_INLINE,
-		.length = sizeof(struct rdmablk_open_req),
-	};
-	struct {
-		struct rdmablk_cmd cmd;
-		struct rdmablk_open_req oreq;
-	} *msg;
-	struct ib_send_wr wr = {};
-	struct ib_sge sge;
-	u64 dma;
+	struct rdmablk_open_req oreq = {};
 	int ret;
 
-	msg = kzalloc(sizeof(*msg), GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-	rdmablk_cmd_encode(&msg->cmd, &c);
-	strscpy(msg->oreq.name, idev->export_name, sizeof(msg->oreq.name));
-	memcpy(msg->oreq.hostid, idev->hostid, sizeof(msg->oreq.hostid));
-
-	dma = ib_dma_map_single(queue->dev, msg, sizeof(*msg), DMA_TO_DEVICE);
-	if (ib_dma_mapping_error(queue->dev, dma)) {
-		ret = -ENOMEM;
-		goto out_free;
-	}
-	sge.addr = dma;
-	sge.length = sizeof(*msg);
-	sge.lkey = queue->pd->local_dma_lkey;
-	queue->open_cqe.done = rdmablk_iqueue_open_send_done;
-	wr.wr_cqe = &queue->open_cqe;
-	wr.opcode = IB_WR_SEND;
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	/* Signaled: @msg is freed only once the SEND completed. */
-	wr.send_flags = IB_SEND_SIGNALED;
-	set_bit(RDMABLK_IQ_OPEN_PENDING, &queue->flags);
-	ret = ib_post_send(queue->qp, &wr, NULL);
-	if (ret) {
-		clear_bit(RDMABLK_IQ_OPEN_PENDING, &queue->flags);
-		NL_SET_ERR_MSG(extack, "cannot send to the target");
-		goto out_unmap;
-	}
-	if (!wait_for_completion_timeout(&queue->open_done,
-					 RDMABLK_CONNECT_TIMEOUT) ||
-	    !wait_for_completion_timeout(&queue->open_sent,
-					 RDMABLK_CONNECT_TIMEOUT)) {
-		clear_bit(RDMABLK_IQ_OPEN_PENDING, &queue->flags);
-		NL_SET_ERR_MSG(extack, "the target did not answer OPEN in time");
-		/* The QP may still read @msg: stop it before freeing. */
-		rdmablk_iqueue_stop(queue);
-		ret = -ETIMEDOUT;
-		goto out_unmap;
-	}
-	if (queue->open_send_status != IB_WC_SUCCESS) {
-		NL_SET_ERR_MSG(extack, "cannot send to the target");
-		ret = -ECONNRESET;
-		goto out_unmap;
-	}
-	ret = rdmablk_status_to_errno(queue->open_status);
-	if (queue->open_status == RDMABLK_S_NO_EXPORT)
+	strscpy(oreq.name, idev->export_name, sizeof(oreq.name));
+	memcpy(oreq.hostid, idev->hostid, sizeof(oreq.hostid));
+	ret = rdmablk_iqueue_ctl(queue, RDMABLK_OP_OPEN, &oreq, sizeof(oreq),
+				 extack);
+	if (ret)
+		return ret;
+	if (queue->ctl_status == RDMABLK_S_OK &&
+	    (queue->ctl_rsp_len < sizeof(struct rdmablk_open_rsp) ||
+	     rdmablk_open_rsp_decode((const void *)queue->ctl_rsp,
+				     &queue->open_info)))
+		queue->ctl_status = RDMABLK_S_INVALID;
+	ret = rdmablk_status_to_errno(queue->ctl_status);
+	if (queue->ctl_status == RDMABLK_S_NO_EXPORT)
 		NL_SET_ERR_MSG(extack,
 			       "the target has no export of this name (rdmablkctl export list on the target)");
-	else if (queue->open_status == RDMABLK_S_DENIED)
+	else if (queue->ctl_status == RDMABLK_S_DENIED)
 		NL_SET_ERR_MSG(extack,
 			       "the target's allow list for this export does not name this host's id (/etc/rdmablk/hostid)");
+	else if (queue->ctl_status == RDMABLK_S_AUTH_REQUIRED && idev->key.hmac)
+		NL_SET_ERR_MSG(extack,
+			       "the target requires authentication for another export or host id than this connection proved");
+	else if (queue->ctl_status == RDMABLK_S_AUTH_REQUIRED)
+		NL_SET_ERR_MSG(extack,
+			       "the target requires authentication for this host or export: attach with this host's key (rdmablkctl key generate; rdmablkctl host add on the target)");
 	else if (ret)
 		NL_SET_ERR_MSG(extack, "the target refused to open the export");
-
-out_unmap:
-	ib_dma_unmap_single(queue->dev, dma, sizeof(*msg), DMA_TO_DEVICE);
-out_free:
-	kfree(msg);
 	return ret;
 }
 

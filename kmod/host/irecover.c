@@ -402,6 +402,11 @@ static int rdmablk_idev_connect_queue(struct rdmablk_idev *idev, u32 i,
 				     extack);
 	if (ret)
 		return ret;
+	if (idev->key.hmac) {
+		ret = rdmablk_iqueue_auth(q, extack);
+		if (ret)
+			return ret;
+	}
 	ret = rdmablk_iqueue_open(q, extack);
 	if (ret)
 		return ret;

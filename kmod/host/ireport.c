@@ -86,6 +86,10 @@ void rdmablk_idev_snapshot(struct rdmablk_idev *idev,
 	strscpy(info->last_error, idev->last_error, sizeof(info->last_error));
 	spin_unlock_irqrestore(&idev->state_lock, flags);
 	info->reconnects = READ_ONCE(idev->reconnects);
+	/* Every connection of a live device authenticated so, or failed. */
+	info->auth = idev->target_key.hmac ? RDMABLK_AUTH_MODE_MUTUAL :
+		     idev->key.hmac ? RDMABLK_AUTH_MODE_HOST :
+				      RDMABLK_AUTH_MODE_NONE;
 
 	info->next_attempt_ms = 0;
 	if (info->state == RDMABLK_DEV_RECONNECTING &&

@@ -23,7 +23,8 @@
 LIST_HEAD(rdmablk_disc_conns);
 
 /* A page of the export list, as the asking host may see it. */
-static u16 rdmablk_tconn_disc_log(struct rdmablk_treq *req,
+static u16 rdmablk_tconn_disc_log(struct rdmablk_tconn *conn,
+				  struct rdmablk_treq *req,
 				  const struct rdmablk_disc_req_info *dreq)
 {
 	struct rdmablk_disc_log *log = req->rsp + sizeof(struct rdmablk_rsp);
@@ -31,7 +32,9 @@ static u16 rdmablk_tconn_disc_log(struct rdmablk_treq *req,
 	u32 count, total;
 	u64 gen;
 
-	count = rdmablk_export_disc_log(dreq->hostid, dreq->start, entries,
+	count = rdmablk_export_disc_log(dreq->hostid,
+					conn->auth_mode != RDMABLK_AUTH_MODE_NONE,
+					dreq->start, entries,
 					RDMABLK_DISC_MAX_ENTRIES, &gen, &total);
 	rdmablk_disc_log_encode(log, gen, total, count);
 	req->rsp_extra = sizeof(*log) + count * sizeof(*entries);
@@ -55,7 +58,9 @@ void rdmablk_tconn_disc_work(struct work_struct *work)
 		dreq.generation = conn->disc_gen;
 	}
 	spin_unlock_irqrestore(&conn->lock, flags);
-	rdmablk_export_disc_log(dreq.hostid, 0, NULL, 0, &gen, &total);
+	rdmablk_export_disc_log(dreq.hostid,
+				conn->auth_mode != RDMABLK_AUTH_MODE_NONE, 0,
+				NULL, 0, &gen, &total);
 
 	spin_lock_irqsave(&conn->lock, flags);
 	if (conn->disc_wait && conn->disc_gen != gen) {
@@ -87,6 +92,26 @@ void rdmablk_tconn_disc_notify(void)
 	spin_unlock(&rdmablk_tconns_lock);
 }
 
+/*
+ * A DISC_* request, and whether the session may list as the host it
+ * names (docs/protocol.md, "Authentication"). After the first one, the
+ * session can no longer authenticate.
+ */
+static u16 rdmablk_tconn_disc_decode(struct rdmablk_tconn *conn,
+				     struct rdmablk_treq *req,
+				     struct rdmablk_trecv *recv, u32 inline_len,
+				     struct rdmablk_disc_req_info *dreq)
+{
+	u16 status;
+
+	conn->disc_used = true;
+	status = rdmablk_disc_req_decode(&req->cmd, page_address(recv->page),
+					 inline_len, dreq);
+	if (status != RDMABLK_S_OK)
+		return status;
+	return rdmablk_tconn_auth_admit(conn, dreq->hostid, "", false);
+}
+
 /**
  * rdmablk_tconn_disc_handle() - a command of a discovery session
  * @conn: the session
@@ -106,16 +131,14 @@ void rdmablk_tconn_disc_handle(struct rdmablk_tconn *conn,
 
 	switch (req->cmd.opcode) {
 	case RDMABLK_OP_DISC_LOG:
-		req->status = rdmablk_disc_req_decode(&req->cmd,
-						      page_address(recv->page),
-						      inline_len, &dreq);
+		req->status = rdmablk_tconn_disc_decode(conn, req, recv,
+							inline_len, &dreq);
 		if (req->status == RDMABLK_S_OK)
-			req->status = rdmablk_tconn_disc_log(req, &dreq);
+			req->status = rdmablk_tconn_disc_log(conn, req, &dreq);
 		break;
 	case RDMABLK_OP_DISC_WAIT:
-		req->status = rdmablk_disc_req_decode(&req->cmd,
-						      page_address(recv->page),
-						      inline_len, &dreq);
+		req->status = rdmablk_tconn_disc_decode(conn, req, recv,
+							inline_len, &dreq);
 		if (req->status != RDMABLK_S_OK)
 			break;
 		spin_lock_irqsave(&conn->lock, flags);

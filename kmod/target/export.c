@@ -40,6 +40,8 @@ u64 rdmablk_exports_generation(void)
 /**
  * rdmablk_export_disc_log() - the exports a host may see, for discovery
  * @hostid: the asking host
+ * @authenticated: the host proved it is @hostid: exports that require
+ *	authentication are listed too
  * @start: index, among the exports @hostid may see, of the first to report
  * @entries: room for @max entries; may be NULL when @max is 0
  * @max: most entries to report
@@ -48,7 +50,7 @@ u64 rdmablk_exports_generation(void)
  *
  * Return: entries written.
  */
-u32 rdmablk_export_disc_log(const u8 *hostid, u32 start,
+u32 rdmablk_export_disc_log(const u8 *hostid, bool authenticated, u32 start,
 			    struct rdmablk_disc_entry *entries, u32 max,
 			    u64 *generation, u32 *total)
 {
@@ -59,7 +61,8 @@ u32 rdmablk_export_disc_log(const u8 *hostid, u32 start,
 	mutex_lock(&rdmablk_exports_lock);
 	*generation = atomic64_read(&rdmablk_exports_gen);
 	list_for_each_entry(exp, &rdmablk_exports, node) {
-		if (!rdmablk_export_allows(exp, hostid))
+		if (!rdmablk_export_allows(exp, hostid) ||
+		    (exp->auth_required && !authenticated))
 			continue;
 		if (visible++ < start || count >= max)
 			continue;
@@ -242,13 +245,15 @@ int rdmablk_export_add(const struct rdmablk_export_req *req,
 		goto out_put_bdev;
 	}
 	rdmablk_export_set_params(exp, read_only);
+	exp->auth_required = req->auth_required;
 	list_add_tail(&exp->node, &rdmablk_exports);
 	atomic64_inc(&rdmablk_exports_gen);
 	mutex_unlock(&rdmablk_exports_lock);
 	rdmablk_tconn_disc_notify();
 
-	pr_info("export %s: %s, %llu bytes%s\n", exp->name, exp->path,
-		exp->params.size, read_only ? ", read-only" : "");
+	pr_info("export %s: %s, %llu bytes%s%s\n", exp->name, exp->path,
+		exp->params.size, read_only ? ", read-only" : "",
+		exp->auth_required ? ", authenticated hosts only" : "");
 	rdmablk_nl_event_export(RDMABLK_EVENT_EXPORT_ADDED, exp->name,
 				exp->uuid);
 	return 0;
@@ -328,6 +333,7 @@ int rdmablk_export_get(unsigned long idx, struct rdmablk_export_info *info)
 		info->logical_block_size = exp->params.logical_block_size;
 		info->physical_block_size = exp->physical_block_size;
 		info->read_only = exp->params.flags & RDMABLK_EXP_READ_ONLY;
+		info->auth_required = exp->auth_required;
 		info->nr_allowed = exp->nr_allowed;
 		memcpy(info->allowed, exp->allowed,
 		       exp->nr_allowed * RDMABLK_UUID_SIZE);

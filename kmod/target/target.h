@@ -32,6 +32,7 @@ struct rdma_cm_event;
  * @params: what commands are checked against
  * @physical_block_size: bytes
  * @discard_granularity: bytes
+ * @auth_required: only authenticated hosts may open it or see it listed
  * @nr_allowed: entries in @allowed; 0 lets every host connect
  * @allowed: host ids allowed to open the export
  * @conns_lock: protects @conns and @dead; process context only
@@ -50,6 +51,7 @@ struct rdmablk_export {
 	struct rdmablk_export_params params;
 	u32 physical_block_size;
 	u32 discard_granularity;
+	bool auth_required;
 	u32 nr_allowed;
 	u8 (*allowed)[RDMABLK_UUID_SIZE];
 	spinlock_t conns_lock;	/* protects @conns and @dead */
@@ -75,9 +77,18 @@ struct rdmablk_export *rdmablk_export_lookup(const char *name);
 void rdmablk_export_put(struct rdmablk_export *exp);
 void rdmablk_exports_exit(void);
 u64 rdmablk_exports_generation(void);
-u32 rdmablk_export_disc_log(const u8 *hostid, u32 start,
+u32 rdmablk_export_disc_log(const u8 *hostid, bool authenticated, u32 start,
 			    struct rdmablk_disc_entry *entries, u32 max,
 			    u64 *generation, u32 *total);
+
+/* tauth.c */
+int rdmablk_thost_set(const struct rdmablk_host_req *req,
+		      struct netlink_ext_ack *extack);
+int rdmablk_thost_del(const u8 *hostid, struct netlink_ext_ack *extack);
+int rdmablk_thost_get(unsigned long idx, struct rdmablk_host_info *info);
+bool rdmablk_tauth_backoff(const struct sockaddr *peer);
+void rdmablk_tauth_init(void);
+void rdmablk_tauth_exit(void);
 
 /* tconn.c */
 int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev);

@@ -25,7 +25,6 @@
 #include <linux/moduleparam.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
-#include <net/ipv6.h>
 #include <rdma/ib_cm.h>
 
 #include "tconn.h"
@@ -138,6 +137,14 @@ u16 rdmablk_tconn_open(struct rdmablk_tconn *conn, struct rdmablk_treq *req,
 	exp = rdmablk_export_lookup(name);
 	if (!exp)
 		return RDMABLK_S_NO_EXPORT;
+	if (rdmablk_tconn_auth_admit(conn, oreq->hostid, name,
+				     exp->auth_required) != RDMABLK_S_OK) {
+		pr_warn_ratelimited("export %s: host %pUb at %pISpc did not authenticate\n",
+				    exp->name, oreq->hostid,
+				    &conn->cm_id->route.addr.dst_addr);
+		rdmablk_export_put(exp);
+		return RDMABLK_S_AUTH_REQUIRED;
+	}
 	if (!rdmablk_export_allows(exp, oreq->hostid)) {
 		pr_warn_ratelimited("export %s: host %pUb at %pISpc is not on the allow list\n",
 				    exp->name, oreq->hostid,
@@ -438,6 +445,7 @@ static void rdmablk_tconn_release(struct work_struct *work)
 	spin_unlock(&rdmablk_tconns_lock);
 	/* Every request context is back: so are all payload pages. */
 	rdmablk_tpages_drain(&conn->tpages);
+	rdmablk_tconn_auth_release(conn);
 
 	/*
 	 * The id goes first, as in nvmet: the listener tells a connection's
@@ -454,20 +462,6 @@ static void rdmablk_tconn_release(struct work_struct *work)
 	kfree(conn);
 }
 
-static bool rdmablk_same_host(const struct sockaddr *a,
-			      const struct sockaddr *b)
-{
-	if (a->sa_family != b->sa_family)
-		return false;
-	if (a->sa_family == AF_INET)
-		return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
-		       ((const struct sockaddr_in *)b)->sin_addr.s_addr;
-	if (a->sa_family == AF_INET6)
-		return ipv6_addr_equal(&((const struct sockaddr_in6 *)a)->sin6_addr,
-				       &((const struct sockaddr_in6 *)b)->sin6_addr);
-	return false;
-}
-
 /* May one more connection from @peer be taken? */
 static bool rdmablk_tconn_admit(const struct sockaddr *peer)
 {
@@ -479,8 +473,8 @@ static bool rdmablk_tconn_admit(const struct sockaddr *peer)
 	lockdep_assert_held(&rdmablk_tconns_lock);
 	list_for_each_entry(conn, &rdmablk_tconns, node) {
 		all++;
-		if (rdmablk_same_host(peer,
-				      (struct sockaddr *)&conn->cm_id->route.addr.dst_addr))
+		if (rdmablk_addr_same_host(peer,
+					   (struct sockaddr *)&conn->cm_id->route.addr.dst_addr))
 			host++;
 	}
 	return all < max && (!max_host || host < max_host);
@@ -517,6 +511,12 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 		pr_warn_ratelimited("connect request from %pISpc rejected: reason %d\n",
 				    peer, reason);
 		rdmablk_tconn_reject(cm_id, reason);
+		return -ECONNREFUSED;
+	}
+	if (rdmablk_tauth_backoff(peer)) {
+		pr_warn_ratelimited("connect request from %pISpc refused: authentication failed recently, backing off\n",
+				    peer);
+		rdmablk_tconn_reject(cm_id, RDMABLK_REJ_AUTH_BACKOFF);
 		return -ECONNREFUSED;
 	}
 	/* Checked again when the connection is added, under the lock. */
@@ -561,7 +561,8 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 					 RDMABLK_TARGET_MAX_QD);
 	conn->params.flags = req.flags & (RDMABLK_CONN_REMOTE_INV |
 					  RDMABLK_CONN_DISCOVERY |
-					  RDMABLK_CONN_READ_IMM);
+					  RDMABLK_CONN_READ_IMM |
+					  RDMABLK_CONN_AUTH);
 	/* iWARP has no immediate data. */
 	conn->read_imm_max = READ_ONCE(rdmablk_read_imm_max);
 	if (!conn->read_imm_max ||
@@ -768,6 +769,9 @@ static const struct rdmablk_target_ops rdmablk_target_ops = {
 	.export_add = rdmablk_export_add,
 	.export_del = rdmablk_export_del,
 	.export_get = rdmablk_export_get,
+	.host_set = rdmablk_thost_set,
+	.host_del = rdmablk_thost_del,
+	.host_get = rdmablk_thost_get,
 };
 
 /**
@@ -782,6 +786,7 @@ int rdmablk_target_init(void)
 {
 	int ret;
 
+	rdmablk_tauth_init();
 	/* Debugging aid only: a failure is no reason to fail loading. */
 	rdmablk_target_debugfs = debugfs_create_dir("rdmablk-target", NULL);
 	debugfs_create_file("connections", 0400, rdmablk_target_debugfs, NULL,
@@ -816,4 +821,5 @@ void rdmablk_target_exit(void)
 	debugfs_remove_recursive(rdmablk_target_debugfs);
 	rdmablk_tconn_close_all(NULL);
 	ib_unregister_client(&rdmablk_target_client);
+	rdmablk_tauth_exit();
 }

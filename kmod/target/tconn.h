@@ -50,6 +50,7 @@
 #include <rdma/rdma_cm.h>
 #include <rdma/rw.h>
 
+#include "../auth.h"
 #include "target.h"
 #include "tbudget.h"
 #include "tpages.h"
@@ -140,6 +141,10 @@ struct rdmablk_treq {
  * @read_imm_max: largest READ answered by immediate data under
  *	RDMABLK_CONN_READ_IMM (read_imm_max when the connection was made)
  * @exp: export opened by OPEN, NULL before
+ * @auth: the authentication exchange, once begun (tauth.c)
+ * @auth_mode: enum rdmablk_auth_mode the exchange ended in
+ * @disc_used: a discovery session answered a DISC_* command: too late to
+ *	authenticate
  * @exp_node: entry in @exp->conns
  * @disc_node: entry in rdmablk_disc_conns (discovery sessions)
  * @tpages: payload pages this connection's commands reuse
@@ -185,6 +190,9 @@ struct rdmablk_tconn {
 	struct rdmablk_conn_params params;
 	u32 read_imm_max;
 	struct rdmablk_export *exp;
+	struct rdmablk_auth *auth;
+	u8 auth_mode;
+	bool disc_used;
 	struct list_head exp_node;
 	struct list_head disc_node;
 	struct rdmablk_tpages tpages;
@@ -228,6 +236,13 @@ extern spinlock_t rdmablk_tconns_lock;
 void rdmablk_tconn_close(struct rdmablk_tconn *conn);
 u16 rdmablk_tconn_open(struct rdmablk_tconn *conn, struct rdmablk_treq *req,
 		       struct rdmablk_trecv *recv, u32 inline_len);
+
+/* tauth.c */
+u16 rdmablk_tconn_auth(struct rdmablk_tconn *conn, struct rdmablk_treq *req,
+		       struct rdmablk_trecv *recv, u32 inline_len);
+u16 rdmablk_tconn_auth_admit(struct rdmablk_tconn *conn, const u8 *hostid,
+			     const char *name, bool auth_required);
+void rdmablk_tconn_auth_release(struct rdmablk_tconn *conn);
 
 /* tio.c */
 void rdmablk_tconn_recv_done(struct ib_cq *cq, struct ib_wc *wc);

@@ -510,6 +510,12 @@ static void rdmablk_tconn_handle(struct rdmablk_tconn *conn,
 	req->recv = recv;
 	req->rsp_extra = 0;
 
+	if (req->cmd.opcode == RDMABLK_OP_AUTH_CHALLENGE ||
+	    req->cmd.opcode == RDMABLK_OP_AUTH_REPLY) {
+		req->status = rdmablk_tconn_auth(conn, req, recv, inline_len);
+		rdmablk_treq_respond(req);
+		return;
+	}
 	if ((conn->params.flags & RDMABLK_CONN_DISCOVERY) &&
 	    req->cmd.opcode != RDMABLK_OP_KEEPALIVE) {
 		rdmablk_tconn_disc_handle(conn, req, recv, inline_len);

@@ -33,6 +33,8 @@
  *       RDMABLK_ATTR_EXPORT_PATH      string  block device path, e.g. /dev/nullb0
  *       RDMABLK_ATTR_UUID             binary  RDMABLK_UUID_SIZE bytes
  *       [RDMABLK_ATTR_READ_ONLY]      flag
+ *       [RDMABLK_ATTR_AUTH_REQUIRED]  flag    only hosts that authenticate (HOST_SET)
+ *                                     may open it or see it in discovery
  *       [RDMABLK_ATTR_ALLOWED_HOSTS]  nested: RDMABLK_ATTR_HOSTID, repeated
  *                                     (at most RDMABLK_MAX_ALLOWED_HOSTS);
  *                                     absent or empty: every host may connect
@@ -40,9 +42,29 @@
  *                                 connections to the export are closed
  *   RDMABLK_CMD_EXPORT_GET        dump; one message per export:
  *       EXPORT_NAME, EXPORT_PATH, UUID, [READ_ONLY], SIZE,
- *       LOGICAL_BLOCK_SIZE, PHYSICAL_BLOCK_SIZE, [ALLOWED_HOSTS],
+ *       LOGICAL_BLOCK_SIZE, PHYSICAL_BLOCK_SIZE, [AUTH_REQUIRED], [ALLOWED_HOSTS],
  *       RDMABLK_ATTR_NR_CONNECTIONS   u32     queues connected to it now
  *
+ *   RDMABLK_CMD_HOST_SET          request (target role): a host's keys; replaces
+ *                                 the host's earlier keys for new connections
+ *                                 (live ones stay up: key rotation)
+ *       RDMABLK_ATTR_HOSTID
+ *       RDMABLK_ATTR_AUTH_KEY         binary  the secret the host proves itself with:
+ *                                             32, 48 or 64 bytes for HMAC-SHA-256,
+ *                                             -384, -512
+ *       [RDMABLK_ATTR_AUTH_TARGET_KEY] binary the secret this target proves itself
+ *                                             to that host with, when it asks; as
+ *                                             AUTH_KEY
+ *                                 A host with keys must authenticate to open any
+ *                                 export or list any in discovery. Keys are
+ *                                 never reported, logged or sent in an event.
+ *   RDMABLK_CMD_HOST_DEL          request: RDMABLK_ATTR_HOSTID
+ *   RDMABLK_CMD_HOST_GET          dump; one message per host with keys:
+ *       RDMABLK_ATTR_HOSTID
+ *       RDMABLK_ATTR_AUTH_HMAC        u32     enum rdmablk_auth_hmac of AUTH_KEY
+ *       [RDMABLK_ATTR_AUTH_TARGET_HMAC] u32   of AUTH_TARGET_KEY, when there is one
+ *       RDMABLK_ATTR_AUTH_OK          u64     exchanges that succeeded
+ *       RDMABLK_ATTR_AUTH_FAILED      u64     exchanges refused
  *   RDMABLK_CMD_ATTACH            request (initiator role):
  *       RDMABLK_ATTR_ADDR, [RDMABLK_ATTR_PORT]   the target
  *       RDMABLK_ATTR_EXPORT_NAME
@@ -55,6 +77,12 @@
  *       [RDMABLK_ATTR_FAST_IO_FAIL_TMO] s32   seconds after which queued I/O fails while
  *                                             reconnecting goes on, default -1 = off
  *       [RDMABLK_ATTR_KEEPALIVE_TMO]    u32   seconds; a silent peer is dead after it, default 5
+ *       [RDMABLK_ATTR_AUTH_KEY]       binary  this host's secret: every connection (and
+ *                                             reconnection) authenticates with it
+ *                                             before OPEN; the target must agree
+ *       [RDMABLK_ATTR_AUTH_TARGET_KEY] binary the target's secret for this host: the
+ *                                             target must prove it holds it (mutual
+ *                                             authentication); needs AUTH_KEY
  *     reply: the device, as one DEV_GET message
  *   RDMABLK_CMD_DEV_SET           request: RDMABLK_ATTR_DEV_INDEX and any of
  *                                 RECONNECT_DELAY, CTRL_LOSS_TMO, FAST_IO_FAIL_TMO,
@@ -80,6 +108,8 @@
  *       RDMABLK_ATTR_NEXT_ATTEMPT_MS  u32     when reconnecting: time to the next attempt
  *       [RDMABLK_ATTR_LAST_ERROR]     string  why the connection was lost or the last
  *                                             attempt failed
+ *       RDMABLK_ATTR_AUTH             u32     enum rdmablk_auth_mode the connections
+ *                                             are made with
  *       RDMABLK_ATTR_QUEUES           nested: RDMABLK_ATTR_QUEUE, repeated, each nested:
  *         RDMABLK_ATTR_QUEUE_ID         u32
  *         RDMABLK_ATTR_QUEUE_STATE      u32   enum rdmablk_queue_state
@@ -158,6 +188,9 @@ enum rdmablk_nl_cmd {
 	RDMABLK_CMD_DEV_GET,
 	RDMABLK_CMD_DEV_SET,
 	RDMABLK_CMD_RECONNECT,
+	RDMABLK_CMD_HOST_SET,
+	RDMABLK_CMD_HOST_DEL,
+	RDMABLK_CMD_HOST_GET,
 
 	__RDMABLK_CMD_MAX,
 };
@@ -211,6 +244,14 @@ enum rdmablk_attr {
 	RDMABLK_ATTR_QUEUE_WRITE_BYTES,	/* u64 */
 	RDMABLK_ATTR_QUEUE_LATENCY_US,	/* u64 */
 	RDMABLK_ATTR_RECONNECTS,	/* u32 */
+	RDMABLK_ATTR_AUTH_KEY,		/* binary, 32, 48 or 64 bytes; never reported */
+	RDMABLK_ATTR_AUTH_TARGET_KEY,	/* binary, as AUTH_KEY; never reported */
+	RDMABLK_ATTR_AUTH_REQUIRED,	/* flag */
+	RDMABLK_ATTR_AUTH,		/* u32, enum rdmablk_auth_mode */
+	RDMABLK_ATTR_AUTH_HMAC,		/* u32, enum rdmablk_auth_hmac */
+	RDMABLK_ATTR_AUTH_TARGET_HMAC,	/* u32, enum rdmablk_auth_hmac */
+	RDMABLK_ATTR_AUTH_OK,		/* u64 */
+	RDMABLK_ATTR_AUTH_FAILED,	/* u64 */
 
 	__RDMABLK_ATTR_MAX,
 };
@@ -221,6 +262,17 @@ enum rdmablk_attr {
 #define RDMABLK_FEAT_LISTEN		(1ULL << 0)	/* target listeners */
 #define RDMABLK_FEAT_EXPORT		(1ULL << 1)	/* target exports */
 #define RDMABLK_FEAT_ATTACH		(1ULL << 2)	/* initiator devices */
+#define RDMABLK_FEAT_AUTH		(1ULL << 3)	/* HOST_*, AUTH_* attributes */
+
+/* Most hosts a target holds keys for. */
+#define RDMABLK_MAX_AUTH_HOSTS		1024
+
+/* RDMABLK_ATTR_AUTH: how an attached device's connections authenticate. */
+enum rdmablk_auth_mode {
+	RDMABLK_AUTH_MODE_NONE,		/* not at all */
+	RDMABLK_AUTH_MODE_HOST,		/* the host proves itself to the target */
+	RDMABLK_AUTH_MODE_MUTUAL,	/* and the target to the host */
+};
 
 enum rdmablk_listener_state {
 	RDMABLK_LISTENER_LISTENING = 1,	/* bound and accepting */
