@@ -25,6 +25,7 @@ void add_info(CLI::App &app, Action &selected);
 void add_listen(CLI::App &app, Action &selected);
 void add_export(CLI::App &app, Action &selected);
 void add_device(CLI::App &app, Action &selected);
+void add_host(CLI::App &app, Action &selected);
 void add_monitor(CLI::App &app, Action &selected);
 void add_raw(CLI::App &app, Action &selected);
 

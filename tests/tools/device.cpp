@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "auth/key.hpp"
 #include "commands.hpp"
 #include "format.hpp"
 #include "nl/client.hpp"
@@ -29,6 +30,8 @@ struct AttachOptions {
 	std::uint32_t queue_depth = 0; /* 0: the module's default */
 	std::string hostid;	       /* empty: read_hostid() */
 	nl::DevSetArgs timeouts;       /* the module's defaults where not given */
+	std::string key_file;	       /* empty: do not authenticate */
+	std::string target_key_file;   /* empty: the target need not prove itself */
 };
 
 std::optional<std::uint32_t> given(std::uint32_t value)
@@ -38,6 +41,11 @@ std::optional<std::uint32_t> given(std::uint32_t value)
 
 int run_attach(const AttachOptions &args)
 {
+	std::optional<auth::Key> key, target_key;
+	if (!args.key_file.empty())
+		key = auth::read_key_file(args.key_file);
+	if (!args.target_key_file.empty())
+		target_key = auth::read_key_file(args.target_key_file);
 	const nl::AttachArgs request{
 		.target = endpoint_of(args.target),
 		.export_name = args.export_name,
@@ -48,6 +56,8 @@ int run_attach(const AttachOptions &args)
 		.ctrl_loss_tmo = args.timeouts.ctrl_loss_tmo,
 		.fast_io_fail_tmo = args.timeouts.fast_io_fail_tmo,
 		.keepalive_tmo = args.timeouts.keepalive_tmo,
+		.key = key ? key->secret() : std::span<const std::uint8_t>{},
+		.target_key = target_key ? target_key->secret() : std::span<const std::uint8_t>{},
 	};
 	const nl::Device dev = nl::Client::connect().attach(request);
 	std::cout << "/dev/" << dev.name << '\n';
@@ -109,6 +119,11 @@ void add_attach(CLI::App &app, Action &selected)
 		->type_name("UUID")
 		->check(parsed_by(nl::parse_uuid));
 	add_timeout_args(*sub, args->timeouts);
+	sub->add_option("--key-file", args->key_file,
+			"Authenticate with the key in this file (RDMABLK-1:..., mode 0600)");
+	sub->add_option("--target-key-file", args->target_key_file,
+			"Have the target prove it holds the key in this file (needs --key-file)")
+		->needs(sub->get_option("--key-file"));
 	sub->callback([&selected, args] { selected = [args] { return run_attach(*args); }; });
 }
 

@@ -22,6 +22,7 @@ struct ExportAddArgs {
 	std::string path;
 	std::string uuid; /* empty: generate one */
 	bool read_only = false;
+	bool auth_required = false;
 	std::vector<std::string> allowed_hosts; /* empty: every host */
 };
 
@@ -31,7 +32,8 @@ int run_export_add(const ExportAddArgs &args)
 	std::vector<nl::Uuid> allowed_hosts;
 	for (const std::string &host : args.allowed_hosts)
 		allowed_hosts.push_back(nl::parse_uuid(host));
-	nl::Client::connect().export_add(args.name, args.path, uuid, args.read_only, allowed_hosts);
+	nl::Client::connect().export_add(args.name, args.path, uuid, args.read_only, allowed_hosts,
+					 args.auth_required);
 	std::cout << args.name << ' ' << nl::to_string(uuid) << '\n';
 	return 0;
 }
@@ -55,6 +57,8 @@ void add_export_add(CLI::App &app, Action &selected)
 		->type_name("UUID")
 		->check(parsed_by(nl::parse_uuid));
 	sub->add_flag("-r,--read-only", args->read_only, "Refuse writes");
+	sub->add_flag("--auth-required", args->auth_required,
+		      "Only hosts that authenticate (host-set) may open it or see it listed");
 	sub->add_option("--allow", args->allowed_hosts,
 			"Let host HOSTID connect; repeatable (default: every host may)")
 		->type_name("HOSTID")
@@ -85,7 +89,7 @@ void add_export(CLI::App &app, Action &selected)
 	add_export_add(app, selected);
 	add_export_del(app, selected);
 	app.add_subcommand("export-list", "Print the exports: NAME PATH UUID SIZE LBS PBS ro|rw "
-					  "CONNS HOSTS|-, one a line")
+					  "CONNS HOSTS|- auth|open, one a line")
 		->callback([&selected] { selected = run_export_list; });
 }
 

@@ -36,6 +36,7 @@ std::string format_export(const nl::Export &exp)
 		line << '-';
 	for (std::size_t i = 0; i < exp.allowed_hosts.size(); i++)
 		line << (i ? "," : "") << nl::to_string(exp.allowed_hosts[i]);
+	line << ' ' << (exp.auth_required ? "auth" : "open");
 	return line.str();
 }
 
@@ -57,6 +58,7 @@ std::string format_device_details(const nl::Device &dev)
 	    << "\nname=" << dev.export_name << "\nuuid=" << nl::to_string(dev.uuid)
 	    << "\nsize=" << dev.size << "\nstate=" << nl::dev_state_name(dev.state)
 	    << "\nqueues=" << dev.nr_queues << "\nqueue_depth=" << dev.queue_depth
+	    << "\nauth=" << nl::auth_mode_name(dev.auth)
 	    << "\nreconnect_delay=" << dev.reconnect_delay
 	    << "\nctrl_loss_tmo=" << dev.ctrl_loss_tmo
 	    << "\nfast_io_fail_tmo=" << dev.fast_io_fail_tmo

@@ -26,18 +26,20 @@ TEST(Format, Export)
 {
 	nl::Export exp = nl::test::example_export();
 	EXPECT_EQ(format_export(exp), "disk0 /dev/nullb0 00112233-4455-4677-8899-aabbccddeeff "
-				      "1073741824 512 4096 rw 4 -");
+				      "1073741824 512 4096 rw 4 - open");
 	exp.read_only = true;
 	exp.nr_connections = 0;
 	exp.allowed_hosts = {nl::test::example_hostid()};
 	EXPECT_EQ(format_export(exp), "disk0 /dev/nullb0 00112233-4455-4677-8899-aabbccddeeff "
 				      "1073741824 512 4096 ro 0 "
-				      "0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0");
+				      "0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0 open");
 	exp.allowed_hosts.push_back(nl::test::example_uuid());
 	EXPECT_EQ(format_export(exp), "disk0 /dev/nullb0 00112233-4455-4677-8899-aabbccddeeff "
 				      "1073741824 512 4096 ro 0 "
 				      "0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0,"
-				      "00112233-4455-4677-8899-aabbccddeeff");
+				      "00112233-4455-4677-8899-aabbccddeeff open");
+	exp.auth_required = true;
+	EXPECT_TRUE(format_export(exp).ends_with(" auth")) << format_export(exp);
 }
 
 TEST(Format, Device)
@@ -73,6 +75,7 @@ TEST(Format, DeviceDetails)
 					      "state=live\n"
 					      "queues=4\n"
 					      "queue_depth=128\n"
+					      "auth=none\n"
 					      "reconnect_delay=10\n"
 					      "ctrl_loss_tmo=600\n"
 					      "fast_io_fail_tmo=-1\n"

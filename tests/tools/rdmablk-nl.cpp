@@ -34,6 +34,7 @@ int main(int argc, char **argv)
 	add_listen(app, selected);
 	add_export(app, selected);
 	add_device(app, selected);
+	add_host(app, selected);
 	add_monitor(app, selected);
 	add_raw(app, selected);
 

@@ -63,6 +63,14 @@ constexpr SpecTable specs = [] {
 	ATTR(QUEUE_WRITE_BYTES, u64, 0);
 	ATTR(QUEUE_LATENCY_US, u64, 0);
 	ATTR(RECONNECTS, u32, 0);
+	ATTR(AUTH_KEY, binary, 0);
+	ATTR(AUTH_TARGET_KEY, binary, 0);
+	ATTR(AUTH_REQUIRED, flag, 0);
+	ATTR(AUTH, u32, 0);
+	ATTR(AUTH_HMAC, u32, 0);
+	ATTR(AUTH_TARGET_HMAC, u32, 0);
+	ATTR(AUTH_OK, u64, 0);
+	ATTR(AUTH_FAILED, u64, 0);
 #undef ATTR
 	return t;
 }();

@@ -21,6 +21,12 @@ nl_msg &only(const std::vector<Msg> &replies, std::string_view what)
 	return *replies.front();
 }
 
+/* A request that carries a secret is zeroed once sent, however that went. */
+struct WipeOnExit {
+	nl_msg &msg;
+	~WipeOnExit() { wipe_msg(msg); }
+};
+
 } // namespace
 
 template <typename Parse> auto Client::dump(nl_msg &req, std::string_view what, Parse parse)
@@ -71,9 +77,10 @@ std::vector<Listener> Client::listen_get()
 }
 
 void Client::export_add(std::string_view name, std::string_view path, const Uuid &uuid,
-			bool read_only, const std::vector<Uuid> &allowed_hosts)
+			bool read_only, const std::vector<Uuid> &allowed_hosts, bool auth_required)
 {
-	const Msg req = build_export_add(family_, name, path, uuid, read_only, allowed_hosts);
+	const Msg req =
+		build_export_add(family_, name, path, uuid, read_only, allowed_hosts, auth_required);
 	transport_->transact(*req, "adding export " + std::string(name));
 }
 
@@ -92,6 +99,7 @@ std::vector<Export> Client::export_get()
 Device Client::attach(const AttachArgs &args)
 {
 	const Msg req = build_attach(family_, args);
+	const WipeOnExit wipe{*req};
 	const std::vector<Msg> replies = transport_->transact(
 		*req, "attaching export " + args.export_name + " from " + to_string(args.target));
 	return parse_attach(only(replies, "ATTACH reply"));
@@ -119,6 +127,26 @@ std::vector<Device> Client::dev_get()
 {
 	const Msg req = build_dev_get(family_);
 	return dump(*req, "listing devices", parse_device);
+}
+
+void Client::host_set(const Uuid &hostid, std::span<const std::uint8_t> key,
+		      std::span<const std::uint8_t> target_key)
+{
+	const Msg req = build_host_set(family_, hostid, key, target_key);
+	const WipeOnExit wipe{*req};
+	transport_->transact(*req, "setting the keys of host " + to_string(hostid));
+}
+
+void Client::host_del(const Uuid &hostid)
+{
+	const Msg req = build_host_del(family_, hostid);
+	transport_->transact(*req, "removing the keys of host " + to_string(hostid));
+}
+
+std::vector<Host> Client::host_get()
+{
+	const Msg req = build_host_get(family_);
+	return dump(*req, "listing hosts", parse_host);
 }
 
 std::vector<Msg> Client::request(nl_msg &msg, std::string_view what)

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -34,7 +35,8 @@ public:
 
 	/* @allowed_hosts empty: every host may connect. */
 	void export_add(std::string_view name, std::string_view path, const Uuid &uuid,
-			bool read_only, const std::vector<Uuid> &allowed_hosts = {});
+			bool read_only, const std::vector<Uuid> &allowed_hosts = {},
+			bool auth_required = false);
 	void export_del(std::string_view name);
 	std::vector<Export> export_get();
 
@@ -47,6 +49,12 @@ public:
 	/* Have /dev/rdmablk@index, reconnecting or dead, try to reconnect now. */
 	void reconnect(std::uint32_t index);
 	std::vector<Device> dev_get();
+
+	/* The target's keys for @hostid; @target_key empty: none. */
+	void host_set(const Uuid &hostid, std::span<const std::uint8_t> key,
+		      std::span<const std::uint8_t> target_key = {});
+	void host_del(const Uuid &hostid);
+	std::vector<Host> host_get();
 
 	/* Send a request built by hand and return the replies, unparsed. */
 	std::vector<Msg> request(nl_msg &msg, std::string_view what);

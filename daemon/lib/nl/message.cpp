@@ -2,6 +2,7 @@
 #include "nl/message.hpp"
 
 #include <cerrno>
+#include <cstring>
 #include <string>
 
 #include <netlink/attr.h>
@@ -77,6 +78,12 @@ void put_string(nl_msg &msg, int type, std::string_view value)
 void put_flag(nl_msg &msg, int type)
 {
 	put_attr(msg, type, nullptr, 0);
+}
+
+void wipe_msg(nl_msg &msg) noexcept
+{
+	nlmsghdr *nlh = nlmsg_hdr(&msg);
+	explicit_bzero(nlh, nlh->nlmsg_len);
 }
 
 std::optional<std::uint8_t> genl_cmd(nl_msg &msg)

@@ -38,6 +38,9 @@ void put_string(nl_msg &msg, int type, std::string_view value);
 /* An attribute without payload, meaning "yes" by being there. */
 void put_flag(nl_msg &msg, int type);
 
+/* Zero what @msg holds: a request that carried a secret, once sent. */
+void wipe_msg(nl_msg &msg) noexcept;
+
 /*
  * Open nested attribute @type (NLA_F_NESTED set, as the kernel's strict
  * validation wants); the attributes put until end_nest() go inside it.

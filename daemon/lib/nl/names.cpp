@@ -55,6 +55,12 @@ constexpr std::array queue_states{
 	Name{RDMABLK_QUEUE_DOWN, "down"},
 };
 
+constexpr std::array auth_modes{
+	Name{RDMABLK_AUTH_MODE_NONE, "none"},
+	Name{RDMABLK_AUTH_MODE_HOST, "host"},
+	Name{RDMABLK_AUTH_MODE_MUTUAL, "mutual"},
+};
+
 template <std::size_t N> std::string lookup(const std::array<Name, N> &names, std::uint32_t value)
 {
 	for (const Name &n : names)
@@ -83,6 +89,11 @@ std::string dev_state_name(std::uint32_t state)
 std::string queue_state_name(std::uint32_t state)
 {
 	return lookup(queue_states, state);
+}
+
+std::string auth_mode_name(std::uint32_t mode)
+{
+	return lookup(auth_modes, mode);
 }
 
 } // namespace rdmablk::nl

@@ -21,4 +21,7 @@ std::string dev_state_name(std::uint32_t state);
 /* "live" for RDMABLK_QUEUE_LIVE; "unknown-N" for values this build lacks. */
 std::string queue_state_name(std::uint32_t state);
 
+/* "host" for RDMABLK_AUTH_MODE_HOST; "unknown-N" for values this build lacks. */
+std::string auth_mode_name(std::uint32_t mode);
+
 } // namespace rdmablk::nl

@@ -74,6 +74,7 @@ Device device_of(const Attrs &attrs)
 		.reconnect_max = attrs.optional_u32(RDMABLK_ATTR_RECONNECT_MAX).value_or(0),
 		.next_attempt_ms = attrs.optional_u32(RDMABLK_ATTR_NEXT_ATTEMPT_MS).value_or(0),
 		.reconnects = attrs.optional_u32(RDMABLK_ATTR_RECONNECTS).value_or(0),
+		.auth = attrs.optional_u32(RDMABLK_ATTR_AUTH).value_or(RDMABLK_AUTH_MODE_NONE),
 		.last_error = attrs.optional_string(RDMABLK_ATTR_LAST_ERROR),
 		.queues = std::move(queues),
 	};
@@ -129,8 +130,21 @@ Export parse_export(nl_msg &msg)
 		.logical_block_size = attrs.u32(RDMABLK_ATTR_LOGICAL_BLOCK_SIZE),
 		.physical_block_size = attrs.u32(RDMABLK_ATTR_PHYSICAL_BLOCK_SIZE),
 		.read_only = attrs.flag(RDMABLK_ATTR_READ_ONLY),
+		.auth_required = attrs.flag(RDMABLK_ATTR_AUTH_REQUIRED),
 		.nr_connections = attrs.u32(RDMABLK_ATTR_NR_CONNECTIONS),
 		.allowed_hosts = attrs.uuids(RDMABLK_ATTR_ALLOWED_HOSTS, RDMABLK_ATTR_HOSTID),
+	};
+}
+
+Host parse_host(nl_msg &msg)
+{
+	const Attrs attrs(msg, RDMABLK_CMD_HOST_GET, "HOST_GET reply");
+	return {
+		.hostid = attrs.uuid(RDMABLK_ATTR_HOSTID),
+		.hmac = attrs.u32(RDMABLK_ATTR_AUTH_HMAC),
+		.target_hmac = attrs.optional_u32(RDMABLK_ATTR_AUTH_TARGET_HMAC).value_or(0),
+		.auth_ok = attrs.u64(RDMABLK_ATTR_AUTH_OK),
+		.auth_failed = attrs.u64(RDMABLK_ATTR_AUTH_FAILED),
 	};
 }
 

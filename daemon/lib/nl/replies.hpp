@@ -26,6 +26,9 @@ Export parse_export(nl_msg &msg);
 /* One message of an RDMABLK_CMD_DEV_GET dump. */
 Device parse_device(nl_msg &msg);
 
+/* A HOST_GET dump reply. */
+Host parse_host(nl_msg &msg);
+
 /* The RDMABLK_CMD_ATTACH reply: the new device. */
 Device parse_attach(nl_msg &msg);
 

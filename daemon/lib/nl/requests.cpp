@@ -52,6 +52,16 @@ Msg build_listen(int family, std::uint8_t cmd, const Endpoint &endpoint)
 	return msg;
 }
 
+/* AUTH_KEY and AUTH_TARGET_KEY, each when not empty. */
+void put_keys(nl_msg &msg, std::span<const std::uint8_t> key,
+	      std::span<const std::uint8_t> target_key)
+{
+	if (!key.empty())
+		put_attr(msg, RDMABLK_ATTR_AUTH_KEY, key.data(), key.size());
+	if (!target_key.empty())
+		put_attr(msg, RDMABLK_ATTR_AUTH_TARGET_KEY, target_key.data(), target_key.size());
+}
+
 } // namespace
 
 Msg build_request(int family, std::uint8_t cmd, int flags)
@@ -84,7 +94,7 @@ Msg build_listen_get(int family)
 }
 
 Msg build_export_add(int family, std::string_view name, std::string_view path, const Uuid &uuid,
-		     bool read_only, const std::vector<Uuid> &allowed_hosts)
+		     bool read_only, const std::vector<Uuid> &allowed_hosts, bool auth_required)
 {
 	Msg msg = build_request(family, RDMABLK_CMD_EXPORT_ADD, NLM_F_ACK);
 	put_string(*msg, RDMABLK_ATTR_EXPORT_NAME, name);
@@ -92,6 +102,8 @@ Msg build_export_add(int family, std::string_view name, std::string_view path, c
 	put_uuid(*msg, RDMABLK_ATTR_UUID, uuid);
 	if (read_only)
 		put_flag(*msg, RDMABLK_ATTR_READ_ONLY);
+	if (auth_required)
+		put_flag(*msg, RDMABLK_ATTR_AUTH_REQUIRED);
 	if (!allowed_hosts.empty()) {
 		nlattr *nest = start_nest(*msg, RDMABLK_ATTR_ALLOWED_HOSTS);
 		for (const Uuid &host : allowed_hosts)
@@ -124,6 +136,7 @@ Msg build_attach(int family, const AttachArgs &args)
 	if (args.queue_depth)
 		put_u32(*msg, RDMABLK_ATTR_QUEUE_DEPTH, *args.queue_depth);
 	put_timeouts(*msg, args);
+	put_keys(*msg, args.key, args.target_key);
 	return msg;
 }
 
@@ -147,6 +160,27 @@ Msg build_reconnect(int family, std::uint32_t index)
 Msg build_dev_get(int family)
 {
 	return build_request(family, RDMABLK_CMD_DEV_GET, NLM_F_DUMP);
+}
+
+Msg build_host_set(int family, const Uuid &hostid, std::span<const std::uint8_t> key,
+		   std::span<const std::uint8_t> target_key)
+{
+	Msg msg = build_request(family, RDMABLK_CMD_HOST_SET, NLM_F_ACK);
+	put_uuid(*msg, RDMABLK_ATTR_HOSTID, hostid);
+	put_keys(*msg, key, target_key);
+	return msg;
+}
+
+Msg build_host_del(int family, const Uuid &hostid)
+{
+	Msg msg = build_request(family, RDMABLK_CMD_HOST_DEL, NLM_F_ACK);
+	put_uuid(*msg, RDMABLK_ATTR_HOSTID, hostid);
+	return msg;
+}
+
+Msg build_host_get(int family)
+{
+	return build_request(family, RDMABLK_CMD_HOST_GET, NLM_F_DUMP);
 }
 
 } // namespace rdmablk::nl

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,13 @@ struct AttachArgs {
 	std::optional<std::int32_t> ctrl_loss_tmo = {};
 	std::optional<std::int32_t> fast_io_fail_tmo = {};
 	std::optional<std::uint32_t> keepalive_tmo = {};
+	/*
+	 * Authentication, borrowed (they must outlive the request): this
+	 * host's secret, empty for none, and the target's secret for this
+	 * host, empty to not have the target prove itself.
+	 */
+	std::span<const std::uint8_t> key = {};
+	std::span<const std::uint8_t> target_key = {};
 };
 
 /* What RDMABLK_CMD_DEV_SET changes: the settings given, in seconds. */
@@ -52,9 +60,13 @@ Msg build_listen_del(int family, const Endpoint &endpoint);
 /* A dump request: one reply per listener. */
 Msg build_listen_get(int family);
 
-/* @allowed_hosts empty: every host may connect. */
+/*
+ * @allowed_hosts empty: every host may connect. @auth_required: only hosts
+ * that authenticate may open it or see it listed.
+ */
 Msg build_export_add(int family, std::string_view name, std::string_view path, const Uuid &uuid,
-		     bool read_only, const std::vector<Uuid> &allowed_hosts = {});
+		     bool read_only, const std::vector<Uuid> &allowed_hosts = {},
+		     bool auth_required = false);
 Msg build_export_del(int family, std::string_view name);
 /* A dump request: one reply per export. */
 Msg build_export_get(int family);
@@ -68,5 +80,15 @@ Msg build_dev_set(int family, std::uint32_t index, const DevSetArgs &args);
 Msg build_reconnect(int family, std::uint32_t index);
 /* A dump request: one reply per attached device. */
 Msg build_dev_get(int family);
+
+/*
+ * The target's keys for host @hostid: @key, and @target_key (empty: none)
+ * to prove itself to it. The message holds the secrets: wipe_msg() it.
+ */
+Msg build_host_set(int family, const Uuid &hostid, std::span<const std::uint8_t> key,
+		   std::span<const std::uint8_t> target_key = {});
+Msg build_host_del(int family, const Uuid &hostid);
+/* A dump request: one reply per host the target holds keys for. */
+Msg build_host_get(int family);
 
 } // namespace rdmablk::nl

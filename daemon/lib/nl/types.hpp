@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+
+#include <linux/rdmablk.h>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +15,17 @@
 #include "nl/uuid.hpp"
 
 namespace rdmablk::nl {
+
+/* A host the target holds keys for; never the keys. */
+struct Host {
+	Uuid hostid;
+	std::uint32_t hmac = 0;	       /* enum rdmablk_auth_hmac of its key */
+	std::uint32_t target_hmac = 0; /* of the target's key for it; 0: none */
+	std::uint64_t auth_ok = 0;     /* exchanges that succeeded */
+	std::uint64_t auth_failed = 0; /* exchanges refused */
+
+	bool operator==(const Host &) const = default;
+};
 
 /* RDMABLK_CMD_GET_INFO reply. */
 struct Info {
@@ -42,6 +55,7 @@ struct Export {
 	std::uint32_t logical_block_size = 0;
 	std::uint32_t physical_block_size = 0;
 	bool read_only = false;
+	bool auth_required = false; /* only authenticated hosts open it, or see it listed */
 	std::uint32_t nr_connections = 0;
 	/* The hosts that may connect; empty: every host. */
 	std::vector<Uuid> allowed_hosts;
@@ -92,6 +106,7 @@ struct Device {
 	std::uint32_t reconnect_max = 0;     /* attempts before giving up, 0: unlimited */
 	std::uint32_t next_attempt_ms = 0;   /* when reconnecting */
 	std::uint32_t reconnects = 0;        /* successful ones since attach */
+	std::uint32_t auth = RDMABLK_AUTH_MODE_NONE; /* enum rdmablk_auth_mode */
 	/* Why the connection was lost or the last attempt failed. */
 	std::optional<std::string> last_error;
 	std::vector<QueueInfo> queues;
