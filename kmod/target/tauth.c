@@ -64,7 +64,7 @@ static DEFINE_MUTEX(rdmablk_thosts_lock);
 static u8 rdmablk_target_id[RDMABLK_UUID_SIZE];
 
 /*
- * Back-off: after a refused exchange from an address, connect requests
+ * Back-off: after a refused proof from an address, connect requests
  * from it are rejected for a time that doubles with each further refusal,
  * from RDMABLK_BACKOFF_MIN up to RDMABLK_BACKOFF_MAX; a success clears it.
  * The table is small and the oldest entry makes room: a peer can at worst
@@ -288,14 +288,22 @@ static void rdmablk_backoff_note(const struct sockaddr *peer, bool ok)
 	spin_unlock(&rdmablk_backoff_lock);
 }
 
-/* The exchange of @conn was decided: count, log, back off. */
-static void rdmablk_tauth_decided(struct rdmablk_tconn *conn, bool ok)
+/*
+ * The exchange of @conn was decided: log a refusal; and when a proof was
+ * checked (@proof: a key was tried), count it and back off or clear the
+ * source. A malformed or out-of-order message tries no key: it is
+ * refused and logged, not counted.
+ */
+static void rdmablk_tauth_decided(struct rdmablk_tconn *conn, bool ok,
+				  bool proof)
 {
 	struct rdmablk_auth *a = conn->auth;
 	struct sockaddr *peer = (struct sockaddr *)&conn->cm_id->route.addr.dst_addr;
 
-	rdmablk_thost_count(a->hostid, ok);
-	rdmablk_backoff_note(peer, ok);
+	if (proof) {
+		rdmablk_thost_count(a->hostid, ok);
+		rdmablk_backoff_note(peer, ok);
+	}
 	if (ok) {
 		conn->auth_mode = a->flags & RDMABLK_AUTH_BIDIR ?
 				  RDMABLK_AUTH_MODE_MUTUAL :
@@ -355,7 +363,7 @@ static u16 rdmablk_tauth_challenge(struct rdmablk_tconn *conn,
 	return RDMABLK_S_OK;
 
 refused:
-	rdmablk_tauth_decided(conn, false);
+	rdmablk_tauth_decided(conn, false, false);
 	return status;
 }
 
@@ -375,6 +383,7 @@ u16 rdmablk_tconn_auth(struct rdmablk_tconn *conn, struct rdmablk_treq *req,
 {
 	struct rdmablk_auth_reply_rsp *out = req->rsp + sizeof(struct rdmablk_rsp);
 	const void *data = page_address(recv->page);
+	bool proof;
 	u16 status;
 
 	/*
@@ -397,8 +406,10 @@ u16 rdmablk_tconn_auth(struct rdmablk_tconn *conn, struct rdmablk_treq *req,
 	if (req->cmd.opcode == RDMABLK_OP_AUTH_CHALLENGE)
 		return rdmablk_tauth_challenge(conn, req, data, inline_len);
 
+	proof = conn->auth->state == RDMABLK_AUTH_CHALLENGED &&
+		inline_len == sizeof(struct rdmablk_auth_reply_req);
 	status = rdmablk_auth_target_verify(conn->auth, data, inline_len, out);
-	rdmablk_tauth_decided(conn, status == RDMABLK_S_OK);
+	rdmablk_tauth_decided(conn, status == RDMABLK_S_OK, proof);
 	if (status == RDMABLK_S_OK)
 		req->rsp_extra = sizeof(*out);
 	return status;
