@@ -570,9 +570,10 @@ static int rdmablk_nl_dev_set(struct sk_buff *skb, struct genl_info *info)
 	if (!ops)
 		return -EOPNOTSUPP;
 	ret = rdmablk_nl_parse_dev_set(info->attrs, &req, info->extack);
-	if (ret)
-		return ret;
-	return ops->set(&req, info->extack);
+	if (!ret)
+		ret = ops->set(&req, info->extack);
+	rdmablk_dev_set_req_wipe(&req);
+	return ret;
 }
 
 static int rdmablk_nl_reconnect(struct sk_buff *skb, struct genl_info *info)

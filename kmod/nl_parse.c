@@ -121,6 +121,8 @@ const struct nla_policy rdmablk_nl_host_policy[RDMABLK_ATTR_MAX + 1] = {
 const struct nla_policy rdmablk_nl_dev_set_policy[RDMABLK_ATTR_MAX + 1] = {
 	[RDMABLK_ATTR_DEV_INDEX] = { .type = NLA_U32 },
 	RDMABLK_NL_TMO_POLICY,
+	[RDMABLK_ATTR_AUTH_KEY] = RDMABLK_NL_KEY_POLICY,
+	[RDMABLK_ATTR_AUTH_TARGET_KEY] = RDMABLK_NL_KEY_POLICY,
 };
 
 const struct nla_policy rdmablk_nl_detach_policy[RDMABLK_ATTR_MAX + 1] = {
@@ -367,6 +369,8 @@ int rdmablk_nl_parse_dev_set(struct nlattr **attrs,
 			     struct rdmablk_dev_set_req *req,
 			     struct netlink_ext_ack *extack)
 {
+	int ret;
+
 	memset(req, 0, sizeof(*req));
 	if (NL_REQ_ATTR_CHECK(extack, NULL, attrs, RDMABLK_ATTR_DEV_INDEX)) {
 		NL_SET_ERR_MSG(extack, "missing RDMABLK_ATTR_DEV_INDEX: which rdmablkN to change");
@@ -374,8 +378,14 @@ int rdmablk_nl_parse_dev_set(struct nlattr **attrs,
 	}
 	req->index = nla_get_u32(attrs[RDMABLK_ATTR_DEV_INDEX]);
 	req->mask = rdmablk_nl_parse_tmo(attrs, &req->tmo);
+	ret = rdmablk_nl_parse_keys(attrs, false, &req->key, &req->target_key,
+				    extack);
+	if (ret)
+		return ret;
+	if (req->key.hmac)
+		req->mask |= RDMABLK_DEV_SET_KEYS;
 	if (!req->mask) {
-		NL_SET_ERR_MSG(extack, "nothing to change: give a timeout to set");
+		NL_SET_ERR_MSG(extack, "nothing to change: give a timeout or a key to set");
 		return -EINVAL;
 	}
 	return 0;

@@ -493,6 +493,23 @@ static void rdmablk_nl_attach_keys(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, !memchr_inv(&req.target_key, 0, sizeof(req.target_key)));
 	nl_req_free(&r);
 
+	/* DEV_SET: new keys alone are a change. */
+	nl_req_init(test, &r);
+	KUNIT_ASSERT_EQ(test, nla_put_u32(r.skb, RDMABLK_ATTR_DEV_INDEX, 3), 0);
+	KUNIT_ASSERT_EQ(test, nla_put(r.skb, RDMABLK_ATTR_AUTH_KEY, 48, test_secret), 0);
+	KUNIT_ASSERT_EQ(test, nl_req_parse(&r, rdmablk_nl_dev_set_policy), 0);
+	{
+		struct rdmablk_dev_set_req set;
+
+		KUNIT_ASSERT_EQ(test, rdmablk_nl_parse_dev_set(r.tb, &set, &r.extack), 0);
+		KUNIT_EXPECT_EQ(test, set.mask, (u32)RDMABLK_DEV_SET_KEYS);
+		KUNIT_EXPECT_EQ(test, set.key.hmac, RDMABLK_AUTH_HMAC_SHA384);
+		KUNIT_EXPECT_EQ(test, set.target_key.hmac, 0);
+		rdmablk_dev_set_req_wipe(&set);
+		KUNIT_EXPECT_TRUE(test, !memchr_inv(&set.key, 0, sizeof(set.key)));
+	}
+	nl_req_free(&r);
+
 	/* A target key alone: refused, the target proves itself only in reply. */
 	nl_req_init(test, &r);
 	put_attach(test, &r, "192.0.2.1");

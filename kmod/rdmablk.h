@@ -94,18 +94,33 @@ struct rdmablk_tmo {
 #define RDMABLK_TMO_SET_CTRL_LOSS		BIT(1)
 #define RDMABLK_TMO_SET_FAST_IO_FAIL		BIT(2)
 #define RDMABLK_TMO_SET_KEEPALIVE		BIT(3)
+/* ... and that it carries new keys. */
+#define RDMABLK_DEV_SET_KEYS			BIT(4)
 
 /**
  * struct rdmablk_dev_set_req - a decoded DEV_SET request
  * @index: N of rdmablkN
- * @mask: RDMABLK_TMO_SET_* present in @tmo
+ * @mask: RDMABLK_TMO_SET_* present in @tmo, RDMABLK_DEV_SET_KEYS
  * @tmo: new settings
+ * @key: with RDMABLK_DEV_SET_KEYS, the secret the next connections use
+ * @target_key: with RDMABLK_DEV_SET_KEYS, the target's secret they expect,
+ *	or none
+ *
+ * Whoever decoded one wipes it with rdmablk_dev_set_req_wipe().
  */
 struct rdmablk_dev_set_req {
 	u32 index;
 	u32 mask;
 	struct rdmablk_tmo tmo;
+	struct rdmablk_key key;
+	struct rdmablk_key target_key;
 };
+
+static inline void rdmablk_dev_set_req_wipe(struct rdmablk_dev_set_req *req)
+{
+	rdmablk_key_wipe(&req->key);
+	rdmablk_key_wipe(&req->target_key);
+}
 
 /**
  * struct rdmablk_attach_req - a decoded ATTACH request

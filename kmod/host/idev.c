@@ -325,6 +325,19 @@ static int rdmablk_idev_set(const struct rdmablk_dev_set_req *req,
 			rdmablk_idev_conn_lost(idev, "keep-alive interval changed");
 		}
 	}
+	/*
+	 * New keys serve the next connections, which are made under
+	 * recovery_lock: live ones stay up (key rotation); RECONNECT makes
+	 * every queue authenticate with them now.
+	 */
+	if (req->mask & RDMABLK_DEV_SET_KEYS) {
+		mutex_lock(&idev->recovery_lock);
+		idev->key = req->key;
+		idev->target_key = req->target_key;
+		mutex_unlock(&idev->recovery_lock);
+		pr_info("%s: new authentication keys, for the next connections\n",
+			idev->name);
+	}
 	pr_info("%s: reconnect_delay %u s, ctrl_loss_tmo %d s, fast_io_fail_tmo %d s, keep-alive %u s\n",
 		idev->name, idev->tmo.reconnect_delay, idev->tmo.ctrl_loss_tmo,
 		idev->tmo.fast_io_fail_tmo, idev->tmo.keepalive_tmo);

@@ -86,7 +86,36 @@ int run_dev_show(const std::string &name)
 struct DevSetOptions {
 	std::string dev;
 	nl::DevSetArgs timeouts;
+	std::string key_file;	     /* empty: the keys stay */
+	std::string target_key_file; /* empty: none */
 };
+
+int run_dev_set(const DevSetOptions &args)
+{
+	std::optional<auth::Key> key, target_key;
+	nl::DevSetArgs request = args.timeouts;
+	if (!args.key_file.empty()) {
+		key = auth::read_key_file(args.key_file);
+		request.key = key->secret();
+	}
+	if (!args.target_key_file.empty()) {
+		target_key = auth::read_key_file(args.target_key_file);
+		request.target_key = target_key->secret();
+	}
+	nl::Client::connect().dev_set(nl::parse_dev_index(args.dev), request);
+	return 0;
+}
+
+/* Register --key-file and --target-key-file on @sub. */
+void add_key_args(CLI::App &sub, std::string &key_file, std::string &target_key_file)
+{
+	CLI::Option *key = sub.add_option(
+		"--key-file", key_file,
+		"Authenticate with the key in this file (RDMABLK-1:..., mode 0600)");
+	sub.add_option("--target-key-file", target_key_file,
+		       "Have the target prove it holds the key in this file (needs --key-file)")
+		->needs(key);
+}
 
 /* Register positional DEV, "N, rdmablkN or /dev/rdmablkN", on @sub, stored in @dev. */
 void add_dev_arg(CLI::App &sub, std::string &dev)
@@ -119,11 +148,7 @@ void add_attach(CLI::App &app, Action &selected)
 		->type_name("UUID")
 		->check(parsed_by(nl::parse_uuid));
 	add_timeout_args(*sub, args->timeouts);
-	sub->add_option("--key-file", args->key_file,
-			"Authenticate with the key in this file (RDMABLK-1:..., mode 0600)");
-	sub->add_option("--target-key-file", args->target_key_file,
-			"Have the target prove it holds the key in this file (needs --key-file)")
-		->needs(sub->get_option("--key-file"));
+	add_key_args(*sub, args->key_file, args->target_key_file);
 	sub->callback([&selected, args] { selected = [args] { return run_attach(*args); }; });
 }
 
@@ -154,15 +179,12 @@ void add_dev_show(CLI::App &app, Action &selected)
 void add_dev_set(CLI::App &app, Action &selected)
 {
 	auto args = std::make_shared<DevSetOptions>();
-	CLI::App *sub = app.add_subcommand("dev-set", "Change a device's recovery settings");
+	CLI::App *sub = app.add_subcommand(
+		"dev-set", "Change a device's recovery settings, or its keys for the next connections");
 	add_dev_arg(*sub, args->dev);
 	add_timeout_args(*sub, args->timeouts);
-	sub->callback([&selected, args] {
-		selected = [args] {
-			nl::Client::connect().dev_set(nl::parse_dev_index(args->dev), args->timeouts);
-			return 0;
-		};
-	});
+	add_key_args(*sub, args->key_file, args->target_key_file);
+	sub->callback([&selected, args] { selected = [args] { return run_dev_set(*args); }; });
 }
 
 } // namespace

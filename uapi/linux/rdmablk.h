@@ -86,7 +86,10 @@
  *     reply: the device, as one DEV_GET message
  *   RDMABLK_CMD_DEV_SET           request: RDMABLK_ATTR_DEV_INDEX and any of
  *                                 RECONNECT_DELAY, CTRL_LOSS_TMO, FAST_IO_FAIL_TMO,
- *                                 KEEPALIVE_TMO; takes effect at once, but for
+ *                                 KEEPALIVE_TMO, AUTH_KEY [AUTH_TARGET_KEY] (new keys
+ *                                 for the next connections; live ones stay up,
+ *                                 RECONNECT makes every queue authenticate with
+ *                                 them now); takes effect at once, but for
  *                                 KEEPALIVE_TMO, which the target learns at
  *                                 connect: a new value applies from the next
  *                                 connect, and a live device reconnects at once

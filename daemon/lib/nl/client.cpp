@@ -114,6 +114,7 @@ void Client::detach(std::uint32_t index)
 void Client::dev_set(std::uint32_t index, const DevSetArgs &args)
 {
 	const Msg req = build_dev_set(family_, index, args);
+	const WipeOnExit wipe{*req};
 	transport_->transact(*req, "changing rdmablk" + std::to_string(index));
 }
 

@@ -149,6 +149,7 @@ Msg build_dev_set(int family, std::uint32_t index, const DevSetArgs &args)
 {
 	Msg msg = build_dev_request(family, RDMABLK_CMD_DEV_SET, index);
 	put_timeouts(*msg, args);
+	put_keys(*msg, args.key, args.target_key);
 	return msg;
 }
 

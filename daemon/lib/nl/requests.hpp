@@ -49,6 +49,12 @@ struct DevSetArgs {
 	std::optional<std::int32_t> ctrl_loss_tmo = {};    /* RDMABLK_TMO_OFF: never give up */
 	std::optional<std::int32_t> fast_io_fail_tmo = {}; /* RDMABLK_TMO_OFF: off */
 	std::optional<std::uint32_t> keepalive_tmo = {};
+	/*
+	 * New keys for the next connections, borrowed as in AttachArgs; key
+	 * empty: the keys stay as they are.
+	 */
+	std::span<const std::uint8_t> key = {};
+	std::span<const std::uint8_t> target_key = {};
 };
 
 /* A request header only: command @cmd with netlink flags @flags (NLM_F_*). */
