@@ -27,6 +27,17 @@ export RDMABLK_SKIP_DEPS=1
 "$repo/scripts/install-deps.sh" || exit 1
 
 mkdir -p build/check
+
+# The userspace builds (ASan, the guests' programs, the packager's) go
+# through ccache, its store in the shared cache (scripts/cache-dir.sh): a
+# fresh clone compiles only what changed. Paths under the clone are
+# rewritten relative to it, so clones in other places share entries.
+if command -v ccache >/dev/null; then
+	export CCACHE_DIR
+	CCACHE_DIR=$(scripts/cache-dir.sh)/ccache
+	export CCACHE_BASEDIR=$repo CCACHE_NOHASHDIR=1
+	export CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_C_COMPILER_LAUNCHER=ccache
+fi
 total_pass=0
 total_fail=0
 total_skip=0
@@ -113,6 +124,27 @@ static_checks() {
 	else
 		echo "FAIL checkpatch findings; see $log"
 		head -30 "$log"
+		fail=$((fail + 1))
+	fi
+
+	# make dkms-install's steps (add, build, install) for the kernel the VM
+	# tests boot, in a staging tree: DKMS builds and installs the module
+	# from what dkms-install ships. (The guests install with make install:
+	# compiling the module under TCG would cost a guest many minutes.)
+	section "static: DKMS builds and installs the module"
+	local kver ko version
+	log=build/check/dkms.log
+	kver=$(basename "$(dirname "$(scripts/kdir.sh)")")
+	version=$(sed -n 's/^#define RDMABLK_VERSION[^"]*"\(.*\)"/\1/p' kmod/rdmablk.h)
+	ko=build/dkms-stage/lib/modules/$kver/updates/dkms/rdmablk.ko
+	if scripts/dkms-install.sh --stage build/dkms-stage "$kver" "$version" >"$log" 2>&1 &&
+	   [ -f "$ko" ] && [ "$(modinfo -F vermagic "$ko" | cut -d' ' -f1)" = "$kver" ] &&
+	   [ "$(modinfo -F version "$ko")" = "$version" ]; then
+		echo "ok   DKMS builds rdmablk $version for $kver and installs it under updates/dkms"
+		pass=$((pass + 1))
+	else
+		echo "FAIL DKMS did not build and install rdmablk $version for $kver; see $log"
+		tail -20 "$log"
 		fail=$((fail + 1))
 	fi
 
@@ -217,18 +249,31 @@ vm_tests() {
 		return
 	fi
 	# Every VM test but those whose header says VM_CHECK=no (run them
-	# with make vmtest T=...): make check must stay within CI's time.
-	local t
+	# with make vmtest T=...) and those the debug lane runs in make check
+	# (marked check in tests/vm/debug-lane.list): the same test under the
+	# debug kernel checks all it checks here and what KASAN, lockdep and
+	# kmemleak see. 010 (data integrity) runs in both: here at full sizes.
+	local t n jobs=1 skip=()
 	local -a tests=()
+	mapfile -t skip < <(debug_lane_tests check | grep -vx 010)
 	for t in tests/vm/[0-9][0-9][0-9]-*; do
 		[ -f "$t" ] || continue
+		n=$(basename "$t")
+		n=${n%%-*}
+		if printf '%s\n' "${skip[@]}" | grep -qx "$n"; then
+			echo "vm: $n runs in the debug lane below"
+			continue
+		fi
 		grep -qx 'VM_CHECK=no' "$t" || tests+=("$t")
 	done
-	# One test at a time: side by side (-j 2, one vCPU a guest) the tests
-	# end sooner but keep both CPUs busy, and the debug kernel, which
-	# builds in the CPU time a lone test leaves idle, would build after
-	# them instead (docs/testing.md).
-	tests/vm/run "${tests[@]}" 2>&1 | tee build/check/vm.log
+	# While the debug kernel builds, one test at a time: it builds in the
+	# CPU time a lone test leaves idle. Once it is there (from the cache),
+	# two one-vCPU guests side by side (docs/testing.md).
+	if [ -z "$debug_kernel_pid" ] || ! kill -0 "$debug_kernel_pid" 2>/dev/null; then
+		jobs=2
+	fi
+	echo "vm: ${#tests[@]} tests, $jobs at a time"
+	tests/vm/run -j "$jobs" "${tests[@]}" 2>&1 | tee build/check/vm.log
 	record_vm vm build/check/vm.log "${#tests[@]}"
 
 	# make demo and the benchmark boot their guest through run-script.
@@ -250,15 +295,15 @@ vm_tests() {
 # kernel build soaks up without taking CPU time from them.
 debug_kernel_pid=
 debug_kernel_start() {
-	mkdir -p .cache
 	scripts/linux-source.sh >/dev/null || return
-	chrt --idle 0 flock .cache/debug-kernel.lock scripts/vm/debug-kernel/build \
+	chrt --idle 0 scripts/vm/debug-kernel/build \
 		>build/check/debug-kernel.log 2>&1 &
 	debug_kernel_pid=$!
 }
 
 # debug_kernel: the debug kernel, built once and cached in
-# .cache/debug-kernel (started earlier by debug_kernel_start, or now).
+# the shared cache (scripts/cache-dir.sh; started earlier by
+# debug_kernel_start, or now).
 # Sets debug_kernel_ok=1 when it is there.
 debug_kernel_ok=0
 debug_kernel() {
@@ -275,6 +320,13 @@ debug_kernel() {
 	echo "ok   debug kernel $(tail -n 1 "$log")"
 	record dbg-kernel 1 0
 	debug_kernel_ok=1
+}
+
+# debug_lane_tests all|check: the tests of tests/vm/debug-lane.list, all or
+# those marked check, one number a line.
+debug_lane_tests() {
+	sed 's/#.*//' tests/vm/debug-lane.list |
+		awk -v which="$1" 'NF && (which == "all" || $2 == "check") { print $1 }'
 }
 
 # debug_lane all|check: the planted-bug selftest, then the tests of
@@ -298,8 +350,7 @@ debug_lane() {
 	else
 		section "debug kernel lane: VM tests (tests/vm/debug-lane.list)"
 	fi
-	mapfile -t tests < <(sed 's/#.*//' tests/vm/debug-lane.list |
-		awk -v which="$1" 'NF && (which == "all" || $2 == "check") { print $1 }')
+	mapfile -t tests < <(debug_lane_tests "$1")
 	# tests/vm/run with no test runs every test: never here.
 	if [ "${#tests[@]}" -eq 0 ]; then
 		echo "no test of tests/vm/debug-lane.list is marked check"

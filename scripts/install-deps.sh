@@ -11,7 +11,7 @@ PKGS=(
 	# kernel build tooling (module, KUnit under UML, sparse)
 	build-essential bc bison flex libelf-dev libssl-dev dwarves python3 sparse
 	kmod cpio xz-utils
-	# make dkms-install, exercised by the systemd boot test
+	# make dkms-install, exercised by make check's static layer
 	dkms
 	# VM bench
 	qemu-system-x86 busybox-static iproute2 e2fsprogs util-linux
@@ -23,8 +23,9 @@ PKGS=(
 	cmake g++ pkg-config libnl-3-dev libnl-genl-3-dev libsystemd-dev
 	libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev libtomlplusplus-dev
 	zlib1g-dev
-	# Debian's build flags, for the packager's build that make check tries
-	dpkg-dev
+	# Debian's build flags, for the packager's build that make check tries;
+	# ccache keeps make check's userspace builds from one clone to the next
+	dpkg-dev ccache
 	# units and man pages are checked (systemd-analyze verify, groff, man -l);
 	# python3 reads JSON in VM tests and the benchmark report
 	systemd groff-base man-db

@@ -3,22 +3,26 @@
 #
 # Run rdmablk's KUnit suites under UML on Debian's linux-source-6.1.
 #
-# The source is unpacked once into .cache/linux-source-6.1; the module's
-# sources, its tests and the uapi headers are linked into
+# The source is unpacked once into the shared cache (scripts/linux-source.sh);
+# the module's sources, its tests and the uapi headers are linked into
 # drivers/block/rdmablk/ of that tree, so edits are picked up by the next
-# run without copying. The UML build directory .cache/kunit-build is kept,
-# so a rebuild takes seconds, not minutes.
+# run without copying. The UML build directory is kept in the shared cache
+# too, so a rebuild takes seconds, not minutes; the module's objects in it
+# are removed before each run, as they may be another checkout's.
 #
 # Prints "N passed, M failed" as its last line; exits non-zero on failure.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-cache="$repo/.cache"
-build="$cache/kunit-build"
-
 [ "${RDMABLK_SKIP_DEPS:-0}" = 1 ] || "$repo/scripts/install-deps.sh"
 
 tree=$("$repo/scripts/linux-source.sh")
+cache=$("$repo/scripts/cache-dir.sh")
+build="$cache/kunit-build"
+# One run at a time: the links below and the build are shared.
+exec 9>"$cache/kunit.lock"
+flock 9
+rm -rf "$build/drivers/block/rdmablk"
 
 # Link the module's sources and the KUnit glue into the tree.
 dir="$tree/drivers/block/rdmablk"
@@ -34,9 +38,14 @@ ln -s "$repo/kmod/kunit/Makefile" "$dir/Makefile"
 ln -s "$repo/kmod/kunit/.kunitconfig" "$dir/.kunitconfig"
 ln -s "$repo/uapi" "$dir/uapi"
 
+# osource: the tree is shared by every checkout (scripts/cache-dir.sh), and
+# the links above may point into one that is gone when another builds the
+# debug kernel from it.
 kconfig="$tree/drivers/block/Kconfig"
+! grep -qx 'source "drivers/block/rdmablk/Kconfig"' "$kconfig" ||
+	sed -i 's|^source "drivers/block/rdmablk/Kconfig"$|osource "drivers/block/rdmablk/Kconfig"|' "$kconfig"
 if ! grep -q 'drivers/block/rdmablk/Kconfig' "$kconfig"; then
-	sed -i 's|^endif # BLK_DEV$|source "drivers/block/rdmablk/Kconfig"\n\nendif # BLK_DEV|' "$kconfig"
+	sed -i 's|^endif # BLK_DEV$|osource "drivers/block/rdmablk/Kconfig"\n\nendif # BLK_DEV|' "$kconfig"
 	grep -q 'drivers/block/rdmablk/Kconfig' "$kconfig" ||
 		{ echo "kunit: cannot hook into $kconfig" >&2; exit 1; }
 fi

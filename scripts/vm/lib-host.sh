@@ -48,11 +48,9 @@ vm_usage() {
 # guest shrinks sizes and scans for leaks) and RDMABLK_VM_TIMEOUT_SCALE.
 vm_debug_lane() {
 	local env kv out=$VM_REPO/build/debug-kmod
-	# The cache is shared by every checkout that links .cache: one build at
-	# a time, the others wait for it and reuse it.
-	mkdir -p "$VM_REPO/.cache"
-	env=$(flock "$VM_REPO/.cache/debug-kernel.lock" \
-		"$VM_BENCH_DIR/debug-kernel/build" --print-env) ||
+	# Built once into the cache every checkout shares (the script takes
+	# its lock: one build at a time, the others wait for it and reuse it).
+	env=$("$VM_BENCH_DIR/debug-kernel/build" --print-env) ||
 		vm_die "building the debug kernel failed"
 	while IFS= read -r kv; do
 		export "${kv?}"
