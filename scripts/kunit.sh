@@ -33,19 +33,17 @@ for f in "$repo"/kmod/*.c "$repo"/kmod/*.h; do
 done
 ln -s "$repo/kmod/host" "$dir/host"
 ln -s "$repo/kmod/target" "$dir/target"
-ln -s "$repo/kmod/kunit/Kconfig" "$dir/Kconfig"
+# A copy, not a link: the tree is shared by every checkout
+# (scripts/cache-dir.sh), and the drivers/block/Kconfig that sources it must
+# still parse, for the debug kernel, after this checkout is gone.
+cp "$repo/kmod/kunit/Kconfig" "$dir/Kconfig"
 ln -s "$repo/kmod/kunit/Makefile" "$dir/Makefile"
 ln -s "$repo/kmod/kunit/.kunitconfig" "$dir/.kunitconfig"
 ln -s "$repo/uapi" "$dir/uapi"
 
-# osource: the tree is shared by every checkout (scripts/cache-dir.sh), and
-# the links above may point into one that is gone when another builds the
-# debug kernel from it.
 kconfig="$tree/drivers/block/Kconfig"
-! grep -qx 'source "drivers/block/rdmablk/Kconfig"' "$kconfig" ||
-	sed -i 's|^source "drivers/block/rdmablk/Kconfig"$|osource "drivers/block/rdmablk/Kconfig"|' "$kconfig"
 if ! grep -q 'drivers/block/rdmablk/Kconfig' "$kconfig"; then
-	sed -i 's|^endif # BLK_DEV$|osource "drivers/block/rdmablk/Kconfig"\n\nendif # BLK_DEV|' "$kconfig"
+	sed -i 's|^endif # BLK_DEV$|source "drivers/block/rdmablk/Kconfig"\n\nendif # BLK_DEV|' "$kconfig"
 	grep -q 'drivers/block/rdmablk/Kconfig' "$kconfig" ||
 		{ echo "kunit: cannot hook into $kconfig" >&2; exit 1; }
 fi
