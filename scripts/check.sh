@@ -252,10 +252,12 @@ vm_tests() {
 	# with make vmtest T=...) and those the debug lane runs in make check
 	# (marked check in tests/vm/debug-lane.list): the same test under the
 	# debug kernel checks all it checks here and what KASAN, lockdep and
-	# kmemleak see. 010 (data integrity) runs in both: here at full sizes.
+	# kmemleak see. 010 (data integrity) runs in both, here at full sizes,
+	# and so does a test that make check's debug lane runs only in part
+	# (words after "check" in the list).
 	local t n jobs=1 skip=()
 	local -a tests=()
-	mapfile -t skip < <(debug_lane_tests check | grep -vx 010)
+	mapfile -t skip < <(debug_lane_tests check-whole | grep -vx 010)
 	for t in tests/vm/[0-9][0-9][0-9]-*; do
 		[ -f "$t" ] || continue
 		n=$(basename "$t")
@@ -322,11 +324,20 @@ debug_kernel() {
 	debug_kernel_ok=1
 }
 
-# debug_lane_tests all|check: the tests of tests/vm/debug-lane.list, all or
-# those marked check, one number a line.
+# debug_lane_tests all|check|check-whole: the tests of
+# tests/vm/debug-lane.list, one number a line: all, those marked check, or
+# those marked check with nothing after (run whole in make check).
 debug_lane_tests() {
 	sed 's/#.*//' tests/vm/debug-lane.list |
-		awk -v which="$1" 'NF && (which == "all" || $2 == "check") { print $1 }'
+		awk -v which="$1" 'NF && (which == "all" || $2 == "check" && (which == "check" || NF == 2)) { print $1 }'
+}
+
+# debug_lane_append: the kernel command line words that follow "check" in
+# tests/vm/debug-lane.list (e.g. hostile_target_scenarios=...: the part of
+# a test that make check's debug lane runs), all on one line.
+debug_lane_append() {
+	sed 's/#.*//' tests/vm/debug-lane.list |
+		awk 'NF > 2 && $2 == "check" { for (i = 3; i <= NF; i++) printf "%s ", $i }'
 }
 
 # debug_lane all|check: the planted-bug selftest, then the tests of
@@ -357,8 +368,13 @@ debug_lane() {
 		return
 	fi
 	# Two one-vCPU guests side by side: a debug guest spends most of its
-	# time in one thread (boot, kmemleak scans).
-	tests/vm/run --kernel debug -j 2 "${tests[@]}" 2>&1 | tee build/check/vm-debug.log
+	# time in one thread (boot, kmemleak scans). make check runs part of
+	# some tests (debug_lane_append); make check-debug all of each.
+	local append=
+	[ "$1" != check ] || append=$(debug_lane_append)
+	[ -z "$append" ] || echo "vm-debug: kernel command line: $append"
+	RDMABLK_VM_APPEND="${RDMABLK_VM_APPEND:-} $append" \
+		tests/vm/run --kernel debug -j 2 "${tests[@]}" 2>&1 | tee build/check/vm-debug.log
 	record_vm vm-debug build/check/vm-debug.log "${#tests[@]}"
 }
 

@@ -445,6 +445,7 @@ vm_guest_margin() {
 # vm_run_test PATH: run one test; prints its PASS/FAIL line, returns 0/1.
 vm_run_test() {
 	local path=$1 name mode timeout ignore logdir start end elapsed gpath disk_mb root_mb
+	local host_install
 	local -a roles=() pids=()
 	name=$(basename "$path")
 	logdir=$VM_LOG_ROOT/$name
@@ -457,6 +458,7 @@ vm_run_test() {
 	ignore=$(vm_header_var "$path" VM_LOG_IGNORE)
 	disk_mb=$(vm_header_var "$path" VM_TARGET_DISK_MB)
 	root_mb=$(vm_header_var "$path" VM_ROOT_DISK_MB)
+	host_install=$(vm_header_var "$path" VM_HOST_INSTALL)
 	# VM_APPEND: more guest kernel command line for this test alone.
 	local RDMABLK_VM_APPEND="${RDMABLK_VM_APPEND:-} $(vm_header_var "$path" VM_APPEND)"
 	rm -rf "$logdir"
@@ -472,6 +474,13 @@ vm_run_test() {
 	two) roles=(target initiator) ;;
 	*) VM_REASONS+=("VM_MODE must be 'one' or 'two', not '$mode'") ;;
 	esac
+
+	# VM_HOST_INSTALL=yes: make install on the host into a staging root,
+	# /shared/install in the guests (tests/vm/systemd.sh installs it).
+	if [ "${#VM_REASONS[@]}" -eq 0 ] && [ "$host_install" = yes ]; then
+		vm_host_install "$logdir/shared/install" "$logdir/host-install.log" ||
+			VM_REASONS+=("make install on the host failed; see $logdir/host-install.log")
+	fi
 
 	if [ "${#VM_REASONS[@]}" -eq 0 ]; then
 		local deadline=$(($(date +%s) + timeout)) role dir func smp
@@ -530,6 +539,15 @@ vm_run_test() {
 	vm_verdict "$name" "$logdir" "$elapsed"
 }
 
+# vm_host_install DESTDIR LOG: make install of the project as built for the
+# guests' kernel into the staging root DESTDIR, as a package build does; its
+# output to LOG. Under TCG the same make install in a guest costs minutes of
+# Kbuild and CMake checking over 9p, here seconds.
+vm_host_install() {
+	rm -rf "$1"
+	make -C "$VM_REPO" install DESTDIR="$1" >"$2" 2>&1
+}
+
 # vm_verdict NAME LOGDIR SECONDS: the PASS or FAIL line of a test judged
 # into VM_REASONS, with the kernel's reports under a FAIL; returns 0/1.
 vm_verdict() {
@@ -549,6 +567,25 @@ vm_verdict() {
 		sed 's/^/    /' "$report"
 	done < <(find "$logdir" -maxdepth 2 -name kernel-report.txt -size +0 | sort)
 	return 1
+}
+
+# vm_test_seconds PATH: about how long the test at PATH takes, in seconds,
+# under the kernel chosen (RDMABLK_KERNEL): its line in tests/vm/seconds
+# ("NNN DEFAULT DEBUG", measured in a make check run), or a quarter of its
+# VM_TIMEOUT when it has none. Only for dealing tests into guests.
+vm_test_seconds() {
+	local n col=2 secs
+	n=$(basename "$1")
+	n=${n%%-*}
+	[ "${RDMABLK_KERNEL:-default}" != debug ] || col=3
+	secs=$(awk -v n="$n" -v c="$col" '$1 == n { print $c; exit }' \
+		"$VM_REPO/tests/vm/seconds" 2>/dev/null)
+	if ! [[ $secs =~ ^[0-9]+$ ]]; then
+		secs=$(vm_header_var "$1" VM_TIMEOUT)
+		[[ $secs =~ ^[0-9]+$ ]] || secs=600
+		secs=$((secs / 4))
+	fi
+	echo "$secs"
 }
 
 # vm_shareable PATH: true if the test can share a guest with others

@@ -441,10 +441,18 @@ dev_state() {
 	dev_field "$1" state
 }
 
+# state_is DEV STATE: DEV's state, as its disk's sysfs names it
+# (/sys/block/rdmablkN/rdmablk/state, the names of dev-show), is STATE. Read
+# by the shell, without starting a process (see writes_above).
+state_is() {
+	local st
+	read -r st <"/sys/block/${1#/dev/}/rdmablk/state" 2>/dev/null && [ "$st" = "$2" ]
+}
+
 # wait_state DEV STATE [SECONDS]: until DEV reaches STATE.
 wait_state() {
 	local dev=$1 want=$2 t=${3:-60}
-	wait_for -t "$t" -i 0.5 bash -c "[ \"\$('$RDMABLK_NL' dev-show '$dev' | sed -n 's/^state=//p')\" = '$want' ]" ||
+	wait_for -t "$t" -i 0.2 state_is "$dev" "$want" ||
 		fail "$dev did not become $want within ${t}s: $(nl dev-show "$dev" | tr '\n' ' ')"
 }
 
@@ -506,12 +514,23 @@ writes_done() {
 	awk '{ print $5 }' "/sys/block/${1#/dev/}/stat"
 }
 
+# writes_above DEV N: DEV completed more than N writes (read by the shell,
+# without starting a process: under the debug kernel, with fio keeping the
+# guest's one vCPU busy, starting one can take seconds).
+writes_above() {
+	local _ _r _rm _rs _rt w
+	read -r _r _rm _rs _rt w _ <"/sys/block/${1#/dev/}/stat" || return 1
+	[ "$w" -gt "$2" ]
+}
+
 # wait_writes DEV N [SECONDS]: until DEV completed more than N writes (a
-# tenth of N under the debug kernel lane, where I/O is about 15x slower).
+# tenth of N, and four times SECONDS, under the debug kernel lane, where I/O
+# is about 15x slower).
 wait_writes() {
 	local dev=$1 n=$2 t=${3:-60}
 	n=$(dbg_size "$n" $((n / 10)))
-	wait_for -t "$t" -i 0.5 bash -c "[ \$(awk '{ print \$5 }' /sys/block/${dev#/dev/}/stat) -gt $n ]" ||
+	t=$(dbg_size "$t" $((t * 4)))
+	wait_for -t "$t" -i 0.5 writes_above "$dev" "$n" ||
 		fail "$dev completed only $(writes_done "$dev") writes in ${t}s, expected more than $n"
 }
 
