@@ -15,7 +15,7 @@ _rdmablkctl()
 		mapfile -t COMPREPLY < <(compgen -W 'text json' -- "$cur")
 		return
 		;;
-	--socket)
+	--socket | --key-file | --target-key-file)
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		return
 		;;

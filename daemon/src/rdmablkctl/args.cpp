@@ -120,6 +120,13 @@ std::string export_path(std::string_view text)
 	return path;
 }
 
+std::string key_file_arg(std::string_view option, std::string_view text)
+{
+	if (text.empty())
+		throw invalid(option, text, "an empty path");
+	return std::filesystem::absolute(std::filesystem::path(text)).lexically_normal();
+}
+
 std::string uuid_arg(std::string_view text)
 {
 	return nl::to_string(nl::parse_uuid(text));

@@ -24,6 +24,12 @@ std::string export_name(std::string_view text);
 /* A block device path, made absolute against the current directory. */
 std::string export_path(std::string_view text);
 
+/*
+ * A key file's path, made absolute against the current directory: rdmablkd
+ * reads it. Its content is never read here.
+ */
+std::string key_file_arg(std::string_view option, std::string_view text);
+
 /* A UUID (--allow host id, --uuid) in canonical lowercase form. */
 std::string uuid_arg(std::string_view text);
 

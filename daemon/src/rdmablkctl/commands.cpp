@@ -76,6 +76,18 @@ void add_attach_options(CLI::App &sub, Raw &raw, bool recovery_only = false)
 			sub.add_option(o.flag, raw.*o.member, o.help)->type_name(o.type);
 }
 
+/* --key-file and --target-key-file: host add, attach, discovery add. */
+void add_key_files(CLI::App &sub, Raw &raw, const char *key_help, const char *target_help)
+{
+	sub.add_option("--key-file", raw.key_file, key_help)->type_name("FILE");
+	sub.add_option("--target-key-file", raw.target_key_file, target_help)->type_name("FILE");
+}
+
+constexpr const char *host_key_help =
+	"File holding this host's key (RDMABLK-1:..., mode 0600): authenticate to the target";
+constexpr const char *target_key_help =
+	"File holding the target's key for this host: the target must prove itself too";
+
 /* DEVICE, or ADDR[:PORT] NAME: detach, reconnect, dev-set. */
 void add_device(CLI::App &sub, Raw &raw)
 {
@@ -146,6 +158,9 @@ std::vector<Command> add_commands(CLI::App &app, Raw &raw)
 		->allow_extra_args(false);
 	add->add_option("--uuid", raw.uuid, "The export's identity (default: generated)")
 		->type_name("UUID");
+	add->add_flag("--auth-required", raw.auth_required,
+		      "Only hosts that authenticate with a key ('host add') may attach it or "
+		      "see it listed");
 	commands.push_back({add, export_add_request});
 
 	CLI::App *del =
@@ -155,6 +170,32 @@ std::vector<Command> add_commands(CLI::App &app, Raw &raw)
 
 	CLI::App *list_exports = command(*exports, "list", "List exports", raw);
 	commands.push_back({list_exports, without_args("export_list")});
+
+	CLI::App *hosts = command(
+		app, "host", "Manage the keys hosts authenticate with to this target", raw);
+	hosts->require_subcommand(1);
+
+	CLI::App *host_add = command(
+		*hosts, "add",
+		"Have HOSTID authenticate with the key in FILE (again: replace its keys, for "
+		"new connections)",
+		raw);
+	host_add->add_option("HOSTID", raw.hostid, "The host's id ('rdmablkctl hostid' there)")
+		->required()
+		->type_name("");
+	add_key_files(*host_add, raw,
+		      "File holding the key the host proves itself with (required)",
+		      "File holding the key this target proves itself with, when the host asks");
+	commands.push_back({host_add, host_add_request});
+
+	CLI::App *host_del =
+		command(*hosts, "del", "Forget HOSTID's keys; its open sessions stay", raw);
+	host_del->add_option("HOSTID", raw.hostid, "The host's id")->required()->type_name("");
+	commands.push_back({host_del, host_del_request});
+
+	CLI::App *host_list = command(
+		*hosts, "list", "List the hosts with keys, and their authentications", raw);
+	commands.push_back({host_list, without_args("host_list")});
 
 	CLI::App *discover =
 		command(app, "discover",
@@ -176,6 +217,7 @@ std::vector<Command> add_commands(CLI::App &app, Raw &raw)
 		->type_name("WHAT")
 		->allow_extra_args(false);
 	add_attach_options(*disc_add, raw);
+	add_key_files(*disc_add, raw, host_key_help, target_key_help);
 	commands.push_back({disc_add, discovery_add_request});
 
 	CLI::App *disc_del = command(
@@ -196,6 +238,7 @@ std::vector<Command> add_commands(CLI::App &app, Raw &raw)
 		->required()
 		->type_name("");
 	add_attach_options(*attach, raw);
+	add_key_files(*attach, raw, host_key_help, target_key_help);
 	commands.push_back({attach, attach_request});
 
 	CLI::App *detach =

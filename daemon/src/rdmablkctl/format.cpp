@@ -39,6 +39,10 @@ std::string format_text(const std::string &cmd, const json &result)
 		return discovery_list_text(member(result, "discoveries"));
 	if (cmd == "export_add")
 		return export_table(json::array({result}));
+	if (cmd == "host_list")
+		return host_table(member(result, "hosts"));
+	if (cmd == "host_add")
+		return host_table(json::array({result}));
 	if (cmd == "attach" || cmd == "reconnect")
 		return text_field(result, "device").value_or("-") + '\n';
 	if (cmd == "dev_set")
@@ -50,7 +54,7 @@ std::string format_text(const std::string &cmd, const json &result)
 	if (cmd == "reload")
 		return "reloaded " + text_field(result, "config").value_or("-") + '\n';
 	if (cmd == "unlisten" || cmd == "export_del" || cmd == "detach" ||
-	    cmd == "discovery_add" || cmd == "discovery_del")
+	    cmd == "discovery_add" || cmd == "discovery_del" || cmd == "host_del")
 		return {};
 	return format_json(result);
 }

@@ -30,6 +30,9 @@ std::string state_text(const nlohmann::json &device);
 /* NAME PATH SIZE MODE ALLOW CONNECTIONS, one row per export. */
 std::string export_table(const nlohmann::json &exports);
 
+/* host list: a table of the hosts the target holds keys for, never a key. */
+std::string host_table(const nlohmann::json &hosts);
+
 /*
  * "target 192.0.2.1:7471, generation 3, 2 exports", then NAME UUID SIZE
  * BLOCK FLAGS, one row per export a target offers.

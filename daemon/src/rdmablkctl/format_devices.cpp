@@ -63,6 +63,11 @@ std::string settings_line(const json &device)
 	if (const auto reconnects = int_field(device, "reconnects"))
 		parts.push_back("reconnects " + std::to_string(*reconnects));
 
+	/* "host": this host proved itself; "mutual": the target too. */
+	if (const auto auth = text_field(device, "auth"); auth == "host")
+		parts.push_back("authenticated (this host)");
+	else if (auth == "mutual")
+		parts.push_back("authenticated (both ways)");
 	if (bool_field(device, "read_only"))
 		parts.push_back("read-only");
 	return join(parts, "  ");

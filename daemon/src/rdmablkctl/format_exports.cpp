@@ -131,10 +131,33 @@ std::string export_table(const json &exports)
 						"-",
 					bool_field(export_, "read_only") ? "ro" : "rw",
 					allow_text(export_),
-					text_field(export_, "connections").value_or("-")});
+					text_field(export_, "connections").value_or("-"),
+					bool_field(export_, "auth_required") ? "required" : "-"});
 		}
 	}
-	return table({"NAME", "PATH", "SIZE", "MODE", "ALLOW", "CONNECTIONS"}, rows);
+	return table({"NAME", "PATH", "SIZE", "MODE", "ALLOW", "CONNECTIONS", "AUTH"}, rows);
+}
+
+std::string host_table(const json &hosts)
+{
+	std::vector<std::vector<std::string>> rows;
+	std::string errors;
+	if (hosts.is_array()) {
+		for (const json &host : hosts) {
+			const std::string id = text_field(host, "id").value_or("-");
+			rows.push_back({id, text_field(host, "hmac").value_or("-"),
+					bool_field(host, "mutual") ? "yes" : "no",
+					text_field(host, "auth_ok").value_or("-"),
+					text_field(host, "auth_failed").value_or("-"),
+					text_field(host, "state").value_or("-"),
+					text_field(host, "key_file").value_or("-")});
+			if (const auto error = text_field(host, "last_error"))
+				errors += id + ": " + *error + "\n";
+		}
+	}
+	return table({"HOSTID", "HMAC", "MUTUAL", "AUTH OK", "REFUSED", "STATE", "KEY FILE"},
+		     rows) +
+	       errors;
 }
 
 } // namespace rdmablk::rdmablkctl

@@ -21,6 +21,12 @@ struct Raw {
 	std::string uuid;
 	bool read_only = false;
 	std::vector<std::string> allow;
+	bool auth_required = false;
+	/* attach, discovery add, host add: key files */
+	std::string key_file;
+	std::string target_key_file;
+	/* host add, host del */
+	std::string hostid;
 	std::string device;
 	/* discovery add --attach: "all", export names, export UUIDs. */
 	std::vector<std::string> attach;

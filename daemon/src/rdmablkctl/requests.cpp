@@ -76,9 +76,23 @@ void recovery_settings(json &args, const Raw &raw)
 		    max_keepalive_tmo);
 }
 
-/* The attach settings given as options, into @args. */
+/* --key-file and --target-key-file, into @args as absolute paths. */
+void key_files(json &args, const Raw &raw)
+{
+	if (!raw.key_file.empty())
+		args["key_file"] = key_file_arg("--key-file", raw.key_file);
+	if (!raw.target_key_file.empty()) {
+		if (raw.key_file.empty())
+			throw std::invalid_argument("--target-key-file needs --key-file: this host "
+						    "proves itself before the target does");
+		args["target_key_file"] = key_file_arg("--target-key-file", raw.target_key_file);
+	}
+}
+
+/* The attach settings and key files given as options, into @args. */
 void attach_settings(json &args, const Raw &raw)
 {
+	key_files(args, raw);
 	set_integer(args, "queues", "--queues", raw.queues, 1, RDMABLK_MAX_QUEUES);
 	set_integer(args, "queue_depth", "--queue-depth", raw.queue_depth, 1,
 		    RDMABLK_MAX_QUEUE_DEPTH);
@@ -147,7 +161,24 @@ ctl::Request export_add_request(const Raw &raw)
 		     {"allow", std::move(allow)}};
 	if (!raw.uuid.empty())
 		args["uuid"] = uuid_arg(raw.uuid);
+	if (raw.auth_required)
+		args["auth_required"] = true;
 	return {"export_add", std::move(args)};
+}
+
+ctl::Request host_add_request(const Raw &raw)
+{
+	if (raw.key_file.empty())
+		throw std::invalid_argument("missing --key-file: the file holding the key this "
+					    "host authenticates with (rdmablkctl key generate)");
+	json args = {{"id", uuid_arg(raw.hostid)}};
+	key_files(args, raw);
+	return {"host_add", std::move(args)};
+}
+
+ctl::Request host_del_request(const Raw &raw)
+{
+	return {"host_del", {{"id", uuid_arg(raw.hostid)}}};
 }
 
 namespace {

@@ -24,6 +24,9 @@ ctl::Request discovery_add_request(const Raw &raw);
 ctl::Request discovery_del_request(const Raw &raw);
 ctl::Request attach_request(const Raw &raw);
 ctl::Request export_add_request(const Raw &raw);
+/* host add HOSTID --key-file FILE [--target-key-file FILE]; host del HOSTID. */
+ctl::Request host_add_request(const Raw &raw);
+ctl::Request host_del_request(const Raw &raw);
 /* By DEVICE, or by ADDR[:PORT] NAME. */
 ctl::Request detach_request(const Raw &raw);
 ctl::Request reconnect_request(const Raw &raw);

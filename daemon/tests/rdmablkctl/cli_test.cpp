@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <regex>
 
 #include "cli.hpp"
@@ -154,6 +155,42 @@ TEST(Cli, ExportAdd)
 	EXPECT_EQ(usage_error(many), "too many --allow hosts: at most 64");
 	EXPECT_EQ(usage_error({"export", "add", "db0", "/dev/nullb0", "--allow"}),
 		  "--allow: 1 required HOSTID missing; see 'rdmablkctl export add --help'");
+}
+
+TEST(Cli, Authentication)
+{
+	expect_request({"export", "add", "db0", "/dev/nullb0", "--auth-required"}, "export_add",
+		       {{"name", "db0"},
+			{"path", "/dev/nullb0"},
+			{"read_only", false},
+			{"allow", json::array()},
+			{"auth_required", true}});
+	const std::string id = "6b1a0c2e-0000-4000-8000-000000000001";
+	expect_request({"host", "add", "6B1A0C2E-0000-4000-8000-000000000001", "--key-file",
+			"/etc/k/a.key", "--target-key-file", "/etc/k/../k/t.key"},
+		       "host_add",
+		       {{"id", id}, {"key_file", "/etc/k/a.key"}, {"target_key_file", "/etc/k/t.key"}});
+	expect_request({"host", "del", id}, "host_del", {{"id", id}});
+	expect_request({"host", "list"}, "host_list", json::object());
+	expect_request({"attach", "192.0.2.1", "db0", "--key-file", "/etc/k/a.key"}, "attach",
+		       {{"address", "192.0.2.1"},
+			{"port", 7471},
+			{"export", "db0"},
+			{"key_file", "/etc/k/a.key"}});
+	/* A relative path is taken from the current directory: rdmablkd reads it. */
+	const Invocation relative = parse_ok({"attach", "192.0.2.1", "db0", "--key-file", "a.key"});
+	EXPECT_EQ(relative.request.args["key_file"],
+		  (std::filesystem::current_path() / "a.key").string());
+
+	EXPECT_EQ(usage_error({"host", "add", id}),
+		  "missing --key-file: the file holding the key this host authenticates with "
+		  "(rdmablkctl key generate)");
+	EXPECT_EQ(usage_error({"host", "add", "me", "--key-file", "/k"}),
+		  "invalid UUID \"me\": expected xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx (36 "
+		  "characters), got 2 characters");
+	EXPECT_EQ(usage_error({"attach", "192.0.2.1", "db0", "--target-key-file", "/k"}),
+		  "--target-key-file needs --key-file: this host proves itself before the target "
+		  "does");
 }
 
 TEST(Cli, ExportDelAndList)

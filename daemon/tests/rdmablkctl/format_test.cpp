@@ -103,13 +103,14 @@ TEST(Format, ExportList)
 		 {"connections", 0}});
 	EXPECT_EQ(format_text("export_list", {{"exports", {samples::db0_export(), ro}}}),
 		  "NAME  PATH           SIZE    MODE  ALLOW" + std::string(70, ' ') +
-			  "CONNECTIONS\n"
+			  "CONNECTIONS  AUTH\n"
 			  "db0   /dev/vg0/db0   256.0M  rw    any" +
-			  std::string(72, ' ') +
-			  "2\n"
+			  std::string(72, ' ') + "2" + std::string(12, ' ') +
+			  "-\n"
 			  "logs  /srv/logs.img  1.5K    ro    "
 			  "6b1a0c2e-0000-4000-8000-000000000002,6b1a0c2e-"
-			  "0000-4000-8000-000000000003  0\n");
+			  "0000-4000-8000-000000000003  0" +
+			  std::string(12, ' ') + "-\n");
 }
 
 TEST(Format, PendingExportHasNoSize)
@@ -121,8 +122,8 @@ TEST(Format, PendingExportHasNoSize)
 			{"retry_in_ms", 3000},
 			{"last_error", "no such device"}});
 	EXPECT_EQ(format_text("export_list", {{"exports", {pending}}}),
-		  "NAME  PATH          SIZE  MODE  ALLOW  CONNECTIONS\n"
-		  "db0   /dev/vg0/db0  -     rw    any    0\n");
+		  "NAME  PATH          SIZE  MODE  ALLOW  CONNECTIONS  AUTH\n"
+		  "db0   /dev/vg0/db0  -     rw    any    0            -\n");
 }
 
 TEST(Format, StatusWithoutIoCounters)
@@ -155,8 +156,61 @@ TEST(Format, StatusOfAnOlderDaemonLeavesOutTheCountersItLacks)
 TEST(Format, ExportAddShowsTheExport)
 {
 	EXPECT_EQ(format_text("export_add", samples::db0_export()),
-		  "NAME  PATH          SIZE    MODE  ALLOW  CONNECTIONS\n"
-		  "db0   /dev/vg0/db0  256.0M  rw    any    2\n");
+		  "NAME  PATH          SIZE    MODE  ALLOW  CONNECTIONS  AUTH\n"
+		  "db0   /dev/vg0/db0  256.0M  rw    any    2            -\n");
+	json secure = samples::db0_export();
+	secure["auth_required"] = true;
+	EXPECT_EQ(format_text("export_add", secure),
+		  "NAME  PATH          SIZE    MODE  ALLOW  CONNECTIONS  AUTH\n"
+		  "db0   /dev/vg0/db0  256.0M  rw    any    2            required\n");
+}
+
+TEST(Format, HostListShowsNoKey)
+{
+	const json active = {{"id", "6b1a0c2e-0000-4000-8000-000000000001"},
+			     {"hmac", "sha256"},
+			     {"mutual", true},
+			     {"key_file", "/etc/k/a.key"},
+			     {"target_key_file", "/etc/k/t.key"},
+			     {"auth_ok", 3},
+			     {"auth_failed", 1},
+			     {"state", "active"},
+			     {"configured", true}};
+	const json pending = {{"id", "6b1a0c2e-0000-4000-8000-000000000002"},
+			      {"hmac", nullptr},
+			      {"mutual", false},
+			      {"key_file", "/etc/k/b.key"},
+			      {"target_key_file", nullptr},
+			      {"auth_ok", 0},
+			      {"auth_failed", 0},
+			      {"state", "pending"},
+			      {"configured", true},
+			      {"retry_in_ms", 1000},
+			      {"last_error", "/etc/k/b.key: no such file"}};
+	EXPECT_EQ(format_text("host_list", {{"hosts", {active, pending}}}),
+		  "HOSTID                                HMAC    MUTUAL  AUTH OK  REFUSED  STATE    "
+		  "KEY FILE\n"
+		  "6b1a0c2e-0000-4000-8000-000000000001  sha256  yes     3        1        active   "
+		  "/etc/k/a.key\n"
+		  "6b1a0c2e-0000-4000-8000-000000000002  -       no      0        0        pending  "
+		  "/etc/k/b.key\n"
+		  "6b1a0c2e-0000-4000-8000-000000000002: /etc/k/b.key: no such file\n");
+	EXPECT_EQ(format_text("host_del", json::object()), "");
+}
+
+TEST(Format, StatusSaysHowTheDeviceAuthenticated)
+{
+	for (const auto &[mode, says] : {std::pair{"host", "authenticated (this host)"},
+					 {"mutual", "authenticated (both ways)"}}) {
+		json device = samples::with_status(samples::live_device(), 0);
+		device["auth"] = mode;
+		const std::string text = format_text("status", {{"devices", {device}}});
+		EXPECT_NE(text.find(says), std::string::npos) << text;
+	}
+	json device = samples::with_status(samples::live_device(), 0);
+	device["auth"] = "none";
+	EXPECT_EQ(format_text("status", {{"devices", {device}}}).find("authenticated"),
+		  std::string::npos);
 }
 
 TEST(Format, OneLiners)

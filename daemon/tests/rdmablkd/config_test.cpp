@@ -29,7 +29,12 @@ Config full_config()
 	e.read_only = true;
 	e.allow = {nl::parse_uuid("0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0"),
 		   nl::parse_uuid("11111111-2222-4333-8444-555555555555")};
+	e.auth_required = true;
 	c.exports.push_back(e);
+	c.hosts.push_back({nl::parse_uuid("0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0"),
+			   "/etc/rdmablk/keys/a.key", "/etc/rdmablk/keys/target-a.key"});
+	c.hosts.push_back({nl::parse_uuid("11111111-2222-4333-8444-555555555555"),
+			   "/etc/rdmablk/keys/\"b\".key", std::nullopt});
 	ExportConfig plain;
 	plain.name = "scratch.1";
 	plain.path = "/dev/ram0";
@@ -43,6 +48,8 @@ Config full_config()
 	a.ctrl_loss_tmo = -1;
 	a.fast_io_fail_tmo = 30;
 	a.keepalive_tmo = 3;
+	a.key_file = "/etc/rdmablk/keys/me.key";
+	a.target_key_file = "/etc/rdmablk/keys/them.key";
 	c.attachments.push_back(a);
 	AttachmentConfig defaults;
 	defaults.target = {"2001:db8::7", 9000};
@@ -57,6 +64,7 @@ Config full_config()
 	some.attach = {"db0", "00112233-4455-4677-8899-aabbccddeeff"};
 	some.settings.queues = 2;
 	some.settings.ctrl_loss_tmo = -1;
+	some.settings.key_file = "/etc/rdmablk/keys/me.key";
 	c.discoveries.push_back(some);
 	return c;
 }
@@ -70,6 +78,67 @@ void expect_error(const std::string &text, const std::string &message)
 	} catch (const ConfigError &e) {
 		EXPECT_EQ(e.what(), message);
 	}
+}
+
+/* parse_config() must fail with a message that contains each of @parts. */
+void expect_error_saying(const std::string &text, std::initializer_list<std::string> parts)
+{
+	try {
+		parse_config(text, file);
+		FAIL() << "accepted:\n" << text;
+	} catch (const ConfigError &e) {
+		for (const std::string &part : parts)
+			EXPECT_NE(std::string(e.what()).find(part), std::string::npos)
+				<< "'" << part << "' not in: " << e.what();
+	}
+}
+
+TEST(Config, ReadsAuthenticationSettings)
+{
+	const Config c = parse_config(R"(
+[[host]]
+id = "11111111-2222-4333-8444-555555555555"
+key_file = "/etc/rdmablk/keys/a.key"
+
+[[export]]
+name = "db0"
+path = "/dev/ram0"
+auth_required = true
+
+[[attachment]]
+address = "192.0.2.1"
+export = "db0"
+key_file = "/etc/rdmablk/keys/me.key"
+target_key_file = "/etc/rdmablk/keys/them.key"
+)",
+				      file);
+	ASSERT_EQ(c.hosts.size(), 1u);
+	EXPECT_EQ(c.hosts[0].key_file, "/etc/rdmablk/keys/a.key");
+	EXPECT_FALSE(c.hosts[0].target_key_file);
+	EXPECT_TRUE(c.exports.at(0).auth_required);
+	EXPECT_EQ(c.attachments.at(0).key_file, "/etc/rdmablk/keys/me.key");
+	EXPECT_EQ(c.attachments.at(0).target_key_file, "/etc/rdmablk/keys/them.key");
+}
+
+TEST(Config, RejectsBadAuthenticationSettings)
+{
+	const std::string id = "id = \"11111111-2222-4333-8444-555555555555\"\n";
+	expect_error_saying("[[host]]\n" + id + "key_file = \"a.key\"\n",
+			    {"rdmablk.conf:3:", "[[host]] #1", "key_file must be an absolute path"});
+	expect_error_saying("[[host]]\nkey_file = \"/k\"\n", {"[[host]] #1", "missing 'id'"});
+	expect_error_saying("[[host]]\n" + id, {"[[host]] #1", "missing 'key_file'"});
+	expect_error_saying("[[host]]\n" + id + "key_file = \"/k\"\nkey = \"RDMABLK-1:\"\n",
+			    {"unknown key 'key'"});
+	expect_error_saying("[[host]]\n" + id + "key_file = \"/k\"\n[[host]]\n" + id +
+				    "key_file = \"/j\"\n",
+			    {"[[host]] #2: the same id as [[host]] #1"});
+	expect_error_saying("[[attachment]]\naddress = \"192.0.2.1\"\nexport = \"x\"\n"
+			    "target_key_file = \"/t\"\n",
+			    {"rdmablk.conf:4:", "target_key_file needs key_file"});
+	expect_error_saying("[[discovery]]\naddress = \"192.0.2.1\"\nkey_file = \"k\"\n",
+			    {"[[discovery]] #1", "key_file must be an absolute path"});
+	expect_error_saying("[[export]]\nname = \"a\"\npath = \"/dev/x\"\nauth_required = 1\n",
+			    {"'auth_required' must be true or false"});
 }
 
 TEST(Config, EmptyTextIsTheDefaults)
@@ -192,7 +261,7 @@ TEST(Config, RejectsUnknownKeysAndTables)
 		     "rdmablk.conf:4:1: [[export]] #1: unknown key 'readonly'");
 	expect_error("\n\n[exports]\n",
 		     "rdmablk.conf:3:2: unknown key or table 'exports' (expected [daemon], "
-		     "[[listener]], [[export]], [[attachment]], [[discovery]])");
+		     "[[listener]], [[host]], [[export]], [[attachment]], [[discovery]])");
 	expect_error("[daemon]\nretry_min = 1\n", "rdmablk.conf:2:1: [daemon]: unknown key 'retry_min'");
 }
 

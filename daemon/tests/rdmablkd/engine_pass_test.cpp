@@ -18,8 +18,8 @@ Config target_and_initiator()
 	Config c;
 	c.daemon.check_interval = 0;
 	c.listeners.push_back({{"192.0.2.1", 7471}});
-	c.exports.push_back({"db0", "/dev/ram0", std::nullopt, false, {}});
-	c.attachments.push_back({{"192.0.2.1", 7471}, "db0", 2, {}, {}, {}, {}, {}});
+	c.exports.push_back({"db0", "/dev/ram0", std::nullopt, false, {}, false});
+	c.attachments.push_back({{"192.0.2.1", 7471}, "db0", 2, {}, {}, {}, {}, {}, {}, {}});
 	return c;
 }
 
@@ -81,7 +81,7 @@ TEST_F(EngineTest, RestartAdoptsEverythingAndCreatesNothing)
 
 TEST_F(EngineTest, ExportWithoutUuidAdoptsTheKernelsOnStart)
 {
-	kernel.export_add("db0", "/dev/ram0", test_hostid, false, {});
+	kernel.export_add("db0", "/dev/ram0", test_hostid, false, {}, false);
 	configure(target_and_initiator());
 	pass();
 	EXPECT_EQ(config().exports[0].uuid, test_hostid);
@@ -102,7 +102,7 @@ TEST_F(EngineTest, UnreachableTargetIsRetriedWithBackoffUntilItAnswers)
 	c.daemon.retry_initial = 1;
 	c.daemon.retry_max = 4;
 	c.daemon.check_interval = 0;
-	c.attachments.push_back({{"192.0.2.1", 7471}, "db0", {}, {}, {}, {}, {}, {}});
+	c.attachments.push_back({{"192.0.2.1", 7471}, "db0", {}, {}, {}, {}, {}, {}, {}, {}});
 	configure(c);
 	kernel.failures["attach 192.0.2.1:7471/db0"] = {ECONNREFUSED, "connection refused"};
 
@@ -221,8 +221,8 @@ TEST_F(EngineTest, ReloadAddsButNeverRemoves)
 
 	Config edited;
 	edited.daemon.check_interval = 0;
-	edited.exports.push_back({"db0", "/dev/ram0", std::nullopt, false, {}});
-	edited.attachments.push_back({{"192.0.2.1", 7471}, "db1", {}, {}, {}, {}, {}, {}});
+	edited.exports.push_back({"db0", "/dev/ram0", std::nullopt, false, {}, false});
+	edited.attachments.push_back({{"192.0.2.1", 7471}, "db1", {}, {}, {}, {}, {}, {}, {}, {}});
 	kernel.requests.clear();
 	file = edited;
 	const ctl::Response r = call("reload");

@@ -85,7 +85,7 @@ TEST_F(EngineTest, ExportAddWithOtherSettingsIsRefused)
 
 TEST_F(EngineTest, ExportAddAdoptsAMatchingKernelExport)
 {
-	kernel.export_add("db0", "/dev/ram0", test_hostid, false, {});
+	kernel.export_add("db0", "/dev/ram0", test_hostid, false, {}, false);
 	kernel.requests.clear();
 	const ctl::Response r = call("export_add", {{"name", "db0"},
 						    {"path", "/dev/ram0"},
@@ -97,7 +97,7 @@ TEST_F(EngineTest, ExportAddAdoptsAMatchingKernelExport)
 
 TEST_F(EngineTest, ExportAddRefusesAKernelExportWithOtherSettings)
 {
-	kernel.export_add("db0", "/dev/ram9", test_hostid, false, {});
+	kernel.export_add("db0", "/dev/ram9", test_hostid, false, {}, false);
 	const ctl::Response r = call("export_add", {{"name", "db0"}, {"path", "/dev/ram0"}});
 	ASSERT_FALSE(r.ok);
 	EXPECT_EQ(r.error->code, "exists");
@@ -138,9 +138,9 @@ TEST_F(EngineTest, ExportDelRemovesFromBoth)
 
 TEST_F(EngineTest, ExportListShowsKernelAndPendingExports)
 {
-	kernel.export_add("manual", "/dev/ram1", test_hostid, false, {});
+	kernel.export_add("manual", "/dev/ram1", test_hostid, false, {}, false);
 	Config c;
-	c.exports.push_back({"db0", "/dev/ram0", test_hostid, false, {}});
+	c.exports.push_back({"db0", "/dev/ram0", test_hostid, false, {}, false});
 	configure(c);
 	const json list = listed("export_list", "exports");
 	ASSERT_EQ(list.size(), 2u);

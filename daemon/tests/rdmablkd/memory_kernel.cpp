@@ -24,7 +24,7 @@ std::vector<std::string> MemoryKernel::changes() const
 {
 	std::vector<std::string> out;
 	for (const std::string &r : requests)
-		if (r != "listen_get" && r != "export_get" && r != "dev_get")
+		if (r != "listen_get" && r != "export_get" && r != "dev_get" && r != "host_get")
 			out.push_back(r);
 	return out;
 }
@@ -62,7 +62,8 @@ std::vector<nl::Listener> MemoryKernel::listen_get()
 }
 
 void MemoryKernel::export_add(std::string_view name, std::string_view path, const nl::Uuid &uuid,
-			      bool read_only, const std::vector<nl::Uuid> &allowed_hosts)
+			      bool read_only, const std::vector<nl::Uuid> &allowed_hosts,
+			      bool auth_required)
 {
 	request("export_add " + std::string(name));
 	for (const nl::Export &e : exports)
@@ -74,6 +75,7 @@ void MemoryKernel::export_add(std::string_view name, std::string_view path, cons
 	exp.uuid = uuid;
 	exp.read_only = read_only;
 	exp.allowed_hosts = allowed_hosts;
+	exp.auth_required = auth_required;
 	exp.size = 1ULL << 30;
 	exp.logical_block_size = 512;
 	exp.physical_block_size = 4096;
@@ -125,6 +127,11 @@ nl::Device MemoryKernel::attach(const nl::AttachArgs &args)
 			throw nl::Error("attaching", EEXIST,
 					"this export of this target is attached already");
 	nl::Device &dev = add_device(args.target.addr, args.export_name, RDMABLK_DEV_LIVE);
+	attach_keys[args.export_name] = {{args.key.begin(), args.key.end()},
+					 {args.target_key.begin(), args.target_key.end()}};
+	dev.auth = args.key.empty()	      ? RDMABLK_AUTH_MODE_NONE
+		   : args.target_key.empty() ? RDMABLK_AUTH_MODE_HOST
+					     : RDMABLK_AUTH_MODE_MUTUAL;
 	dev.target.port = args.target.port;
 	if (args.nr_queues)
 		dev.nr_queues = *args.nr_queues;
@@ -147,6 +154,10 @@ void MemoryKernel::dev_set(std::uint32_t index, const nl::DevSetArgs &args)
 			d.ctrl_loss_tmo = args.ctrl_loss_tmo.value_or(d.ctrl_loss_tmo);
 			d.fast_io_fail_tmo = args.fast_io_fail_tmo.value_or(d.fast_io_fail_tmo);
 			d.keepalive_tmo = args.keepalive_tmo.value_or(d.keepalive_tmo);
+			if (!args.key.empty())
+				attach_keys[d.export_name] = {
+					{args.key.begin(), args.key.end()},
+					{args.target_key.begin(), args.target_key.end()}};
 			return;
 		}
 	throw nl::Error("changing a device", ENOENT, "no attached device with this index");
@@ -161,6 +172,36 @@ void MemoryKernel::reconnect(std::uint32_t index)
 			return;
 		}
 	throw nl::Error("reconnecting", ENOENT, "no attached device with this index");
+}
+
+void MemoryKernel::host_set(const nl::Uuid &id, std::span<const std::uint8_t> key,
+			    std::span<const std::uint8_t> target_key)
+{
+	request("host_set " + nl::to_string(id));
+	nl::Host host;
+	host.hostid = id;
+	host.hmac = key.size() == 32 ? RDMABLK_AUTH_HMAC_SHA256
+		    : key.size() == 48 ? RDMABLK_AUTH_HMAC_SHA384
+				       : RDMABLK_AUTH_HMAC_SHA512;
+	host.target_hmac = target_key.empty() ? 0 : RDMABLK_AUTH_HMAC_SHA256;
+	std::erase_if(hosts, [&](const nl::Host &h) { return h.hostid == id; });
+	hosts.push_back(host);
+	host_keys[nl::to_string(id)] = {{key.begin(), key.end()},
+					{target_key.begin(), target_key.end()}};
+}
+
+void MemoryKernel::host_del(const nl::Uuid &id)
+{
+	request("host_del " + nl::to_string(id));
+	if (!std::erase_if(hosts, [&](const nl::Host &h) { return h.hostid == id; }))
+		throw nl::Error("removing host", ENOENT, "no keys for this host");
+	host_keys.erase(nl::to_string(id));
+}
+
+std::vector<nl::Host> MemoryKernel::host_get()
+{
+	request("host_get");
+	return hosts;
 }
 
 std::vector<nl::Device> MemoryKernel::dev_get()

@@ -21,6 +21,10 @@ public:
 	std::vector<nl::Listener> listeners;
 	std::vector<nl::Export> exports;
 	std::vector<nl::Device> devices;
+	std::vector<nl::Host> hosts;
+	/* The secrets the last host_set and attach were given, by host id / export name. */
+	std::map<std::string, std::pair<std::vector<std::uint8_t>, std::vector<std::uint8_t>>>
+		host_keys, attach_keys;
 	/* Requests as "op arg": "listen_add 192.0.2.1:7471", "attach 192.0.2.1:7471/db0". */
 	std::vector<std::string> requests;
 	/* Requests that fail, by "op arg", with this errno and extack, until erased. */
@@ -35,7 +39,8 @@ public:
 	void listen_del(const nl::Endpoint &endpoint) override;
 	std::vector<nl::Listener> listen_get() override;
 	void export_add(std::string_view name, std::string_view path, const nl::Uuid &uuid,
-			bool read_only, const std::vector<nl::Uuid> &allowed_hosts) override;
+			bool read_only, const std::vector<nl::Uuid> &allowed_hosts,
+			bool auth_required) override;
 	void export_del(std::string_view name) override;
 	std::vector<nl::Export> export_get() override;
 	nl::Device attach(const nl::AttachArgs &args) override;
@@ -43,9 +48,13 @@ public:
 	void reconnect(std::uint32_t index) override;
 	void dev_set(std::uint32_t index, const nl::DevSetArgs &args) override;
 	std::vector<nl::Device> dev_get() override;
+	void host_set(const nl::Uuid &id, std::span<const std::uint8_t> key,
+		      std::span<const std::uint8_t> target_key) override;
+	void host_del(const nl::Uuid &id) override;
+	std::vector<nl::Host> host_get() override;
 	unsigned generation() const override { return generation_count; }
 
-	/* Requests other than the dumps (listen_get, export_get, dev_get). */
+	/* Requests other than the dumps (listen_get, export_get, dev_get, host_get). */
 	std::vector<std::string> changes() const;
 
 	/* Put @dev in the kernel as if attached by someone, as /dev/rdmablk@index. */

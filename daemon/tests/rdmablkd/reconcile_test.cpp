@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include <syslog.h>
@@ -20,8 +22,8 @@ Config desired()
 {
 	Config c;
 	c.listeners.push_back({{"192.0.2.1", 7471}});
-	c.exports.push_back({"db0", "/dev/ram0", uuid1, false, {}});
-	c.attachments.push_back({{"192.0.2.9", 7471}, "remote", 2, {}, {}, {}, {}, {}});
+	c.exports.push_back({"db0", "/dev/ram0", uuid1, false, {}, false});
+	c.attachments.push_back({{"192.0.2.9", 7471}, "remote", 2, {}, {}, {}, {}, {}, {}, {}});
 	return c;
 }
 
@@ -58,7 +60,7 @@ std::vector<std::string> described(const Plan &p)
 TEST(Reconcile, EmptyKernelGetsEverythingListenersFirst)
 {
 	Config c = desired();
-	c.attachments.push_back({{"192.0.2.8", 7471}, "second", {}, {}, {}, {}, {}, {}});
+	c.attachments.push_back({{"192.0.2.8", 7471}, "second", {}, {}, {}, {}, {}, {}, {}, {}});
 	const Plan p = plan(c, {}, {}, now);
 	EXPECT_EQ(described(p), (std::vector<std::string>{
 					"adding listener 192.0.2.1:7471",
@@ -70,6 +72,37 @@ TEST(Reconcile, EmptyKernelGetsEverythingListenersFirst)
 	EXPECT_TRUE(p.notes.empty());
 	ASSERT_TRUE(std::holds_alternative<Attach>(p.actions[2]));
 	EXPECT_EQ(std::get<Attach>(p.actions[2]).attachment.queues, 2u);
+}
+
+TEST(Reconcile, HostKeysComeBeforeExportsAndAreSetOnlyWhenMissing)
+{
+	Config c = desired();
+	c.hosts.push_back({host1, "/etc/rdmablk/keys/h1.key", std::nullopt});
+	Plan p = plan(c, {}, {}, now);
+	EXPECT_EQ(described(p), (std::vector<std::string>{
+					"adding listener 192.0.2.1:7471",
+					"setting the key of host " + nl::to_string(host1) +
+						" (/etc/rdmablk/keys/h1.key)",
+					"adding export db0 (/dev/ram0)",
+					"attaching 192.0.2.9:7471 remote",
+				}));
+
+	Snapshot k;
+	nl::Host have;
+	have.hostid = host1;
+	k.hosts.push_back(have);
+	nl::Host stranger;
+	stranger.hostid = uuid1;
+	k.hosts.push_back(stranger);
+	p = plan(c, k, {}, now);
+	for (const Action &a : p.actions)
+		EXPECT_FALSE(std::holds_alternative<SetHost>(a)) << describe(a);
+	EXPECT_NE(std::find(p.marks.begin(), p.marks.end(),
+			    BookMark{"host " + nl::to_string(host1), Mark::settled}),
+		  p.marks.end());
+	ASSERT_FALSE(p.notes.empty());
+	EXPECT_EQ(p.notes[0].text, "the key of host " + nl::to_string(uuid1) +
+					   " is not in the configuration; left alone");
 }
 
 TEST(Reconcile, AdoptsWhatTheKernelHasAndDuplicatesNothing)

@@ -35,8 +35,26 @@ struct ExportConfig {
 	bool read_only = false;
 	/* Host ids that may attach; empty: every host. */
 	std::vector<nl::Uuid> allow;
+	/* Only hosts that authenticate (a [[host]] key) may open it or see it listed. */
+	bool auth_required = false;
 
 	bool operator==(const ExportConfig &) const = default;
+};
+
+/*
+ * [[host]]: on the target, a host that authenticates with a key. The keys
+ * stay in their files (RDMABLK-1: lines, no access for group or others);
+ * rdmablkd reads them when it hands them to the kernel, and they appear
+ * nowhere else.
+ */
+struct HostConfig {
+	nl::Uuid id;
+	/* The key the host proves itself with. */
+	std::string key_file;
+	/* The key the target proves itself with, when the host asks. */
+	std::optional<std::string> target_key_file;
+
+	bool operator==(const HostConfig &) const = default;
 };
 
 /* [[attachment]]: attach an export of a target as /dev/rdmablkN. Unset: the kernel's default. */
@@ -49,6 +67,9 @@ struct AttachmentConfig {
 	std::optional<std::int32_t> ctrl_loss_tmo;
 	std::optional<std::int32_t> fast_io_fail_tmo;
 	std::optional<std::uint32_t> keepalive_tmo;
+	/* This host's key, and the target's (mutual authentication); files as for [[host]]. */
+	std::optional<std::string> key_file;
+	std::optional<std::string> target_key_file;
 
 	bool operator==(const AttachmentConfig &) const = default;
 };
@@ -83,6 +104,7 @@ struct DaemonSettings {
 struct Config {
 	DaemonSettings daemon;
 	std::vector<ListenerConfig> listeners;
+	std::vector<HostConfig> hosts;
 	std::vector<ExportConfig> exports;
 	std::vector<AttachmentConfig> attachments;
 	std::vector<DiscoveryConfig> discoveries;
@@ -125,6 +147,7 @@ void save_config_text(const std::string &path, std::string_view text);
 /* Lookups by identity: listener endpoint, export name, attachment target and export. */
 const ListenerConfig *find_listener(const Config &config, const nl::Endpoint &endpoint);
 const ExportConfig *find_export(const Config &config, std::string_view name);
+const HostConfig *find_host(const Config &config, const nl::Uuid &id);
 const AttachmentConfig *find_attachment(const Config &config, const nl::Endpoint &target,
 					std::string_view export_name);
 const DiscoveryConfig *find_discovery(const Config &config, const nl::Endpoint &target);

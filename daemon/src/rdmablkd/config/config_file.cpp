@@ -74,6 +74,14 @@ const ExportConfig *find_export(const Config &config, std::string_view name)
 	return nullptr;
 }
 
+const HostConfig *find_host(const Config &config, const nl::Uuid &id)
+{
+	for (const HostConfig &h : config.hosts)
+		if (h.id == id)
+			return &h;
+	return nullptr;
+}
+
 const AttachmentConfig *find_attachment(const Config &config, const nl::Endpoint &target,
 					std::string_view export_name)
 {

@@ -144,6 +144,17 @@ public:
 		return list;
 	}
 
+	/* A key file's path, checked by check_key_file(). */
+	std::optional<std::string> key_file(std::string_view key)
+	{
+		std::optional<std::string> value = string(key);
+		if (value)
+			if (const std::string problem = check_key_file(key, *value);
+			    !problem.empty())
+				fail(table_.get(key), problem);
+		return value;
+	}
+
 	/* A checked address: check_address() must find nothing wrong with it. */
 	std::string address(std::string_view key)
 	{
@@ -211,8 +222,35 @@ ExportConfig read_export(TableReader &reader)
 	exp.uuid = reader.uuid("uuid");
 	exp.read_only = reader.boolean("read_only", false);
 	exp.allow = reader.uuid_list("allow");
+	exp.auth_required = reader.boolean("auth_required", false);
 	reader.finish();
 	return exp;
+}
+
+HostConfig read_host(TableReader &reader)
+{
+	HostConfig host;
+	const std::optional<nl::Uuid> id = reader.uuid("id");
+	if (!id)
+		reader.fail(nullptr, "missing 'id' (the host id the host attaches with)");
+	host.id = *id;
+	host.key_file = reader.key_file("key_file").value_or("");
+	if (host.key_file.empty())
+		reader.fail(nullptr, "missing 'key_file' (the file holding the host's key; "
+				     "rdmablkctl key generate writes one)");
+	host.target_key_file = reader.key_file("target_key_file");
+	reader.finish();
+	return host;
+}
+
+/* key_file and target_key_file of an attachment or a discovery's settings. */
+void read_key_files(TableReader &reader, AttachmentConfig &att)
+{
+	att.key_file = reader.key_file("key_file");
+	att.target_key_file = reader.key_file("target_key_file");
+	if (const std::string problem = check_key_pair(att.key_file, att.target_key_file);
+	    !problem.empty())
+		reader.fail(reader.find("target_key_file"), problem);
 }
 
 AttachmentConfig read_attachment(TableReader &reader)
@@ -225,6 +263,7 @@ AttachmentConfig read_attachment(TableReader &reader)
 	for (const AttachSetting &s : attach_settings())
 		if (std::optional<std::int64_t> value = reader.integer(s.rule))
 			s.set(att, *value);
+	read_key_files(reader, att);
 	reader.finish();
 	return att;
 }
@@ -270,6 +309,7 @@ DiscoveryConfig read_discovery(TableReader &reader)
 	for (const AttachSetting &s : attach_settings())
 		if (std::optional<std::int64_t> value = reader.integer(s.rule))
 			s.set(disc.settings, *value);
+	read_key_files(reader, disc.settings);
 	reader.finish();
 	return disc;
 }
@@ -346,6 +386,8 @@ Config parse_config(std::string_view text, const std::string &file)
 			config.daemon = read_daemon(reader);
 		} else if (key == "listener") {
 			read_tables(node, key.str(), file, config.listeners, read_listener);
+		} else if (key == "host") {
+			read_tables(node, key.str(), file, config.hosts, read_host);
 		} else if (key == "export") {
 			read_tables(node, key.str(), file, config.exports, read_export);
 		} else if (key == "attachment") {
@@ -355,8 +397,8 @@ Config parse_config(std::string_view text, const std::string &file)
 		} else {
 			fail_at(file, key.source(),
 				"unknown key or table " + quoted(key.str()) +
-					" (expected [daemon], [[listener]], [[export]], [[attachment]], "
-					"[[discovery]])");
+					" (expected [daemon], [[listener]], [[host]], [[export]], "
+					"[[attachment]], [[discovery]])");
 		}
 	}
 
@@ -364,6 +406,9 @@ Config parse_config(std::string_view text, const std::string &file)
 		root, "listener", file, config.listeners,
 		[](const auto &a, const auto &b) { return same_endpoint(a.endpoint, b.endpoint); },
 		"the same address and port");
+	reject_duplicates(
+		root, "host", file, config.hosts,
+		[](const auto &a, const auto &b) { return a.id == b.id; }, "the same id");
 	reject_duplicates(
 		root, "export", file, config.exports,
 		[](const auto &a, const auto &b) { return a.name == b.name; }, "the same name");

@@ -30,11 +30,18 @@ constexpr const char *header =
 #               second; check_interval: seconds between full comparisons
 #               with the kernel (0: on events only).
 # [[listener]]  address, port (7471): serve the exports there.
+# [[host]]      id, key_file, and optionally target_key_file: a host that
+#               authenticates with the key in key_file; the target proves
+#               itself with target_key_file's when the host asks. Key files
+#               hold one RDMABLK-1: line and no access for group or others
+#               (rdmablkctl key generate writes them).
 # [[export]]    name, path, uuid (generated once), read_only (false),
-#               allow (host ids that may attach; [] = any host).
+#               allow (host ids that may attach; [] = any host),
+#               auth_required (false; true: authenticated hosts only).
 # [[attachment]] address, port (7471), export, and optionally queues,
 #               queue_depth, reconnect_delay, ctrl_loss_tmo, fast_io_fail_tmo,
-#               keepalive_tmo (seconds; -1 = never/off for the _tmo ones).
+#               keepalive_tmo (seconds; -1 = never/off for the _tmo ones),
+#               key_file and target_key_file (this host's key, the target's).
 # [[discovery]] address ("ADDR[:PORT]", port 7471), attach ("all" or a list
 #               of export names and UUIDs), and the optional settings of
 #               [[attachment]] for what it attaches: rdmablkd keeps a
@@ -60,6 +67,18 @@ std::string toml_string(std::string_view text)
 	return out + "\"";
 }
 
+/* The settings of an attachment or a discovery's, those that are set. */
+void write_settings(std::ostream &out, const AttachmentConfig &att)
+{
+	for (const AttachSetting &s : attach_settings())
+		if (std::optional<std::int64_t> value = s.get(att))
+			out << s.rule.key << " = " << *value << "\n";
+	if (att.key_file)
+		out << "key_file = " << toml_string(*att.key_file) << "\n";
+	if (att.target_key_file)
+		out << "target_key_file = " << toml_string(*att.target_key_file) << "\n";
+}
+
 void write_endpoint(std::ostream &out, const nl::Endpoint &endpoint)
 {
 	out << "address = " << toml_string(endpoint.addr) << "\n";
@@ -80,6 +99,14 @@ std::string format_config(const Config &config)
 		write_endpoint(out, listener.endpoint);
 	}
 
+	for (const HostConfig &host : config.hosts) {
+		out << "\n[[host]]\n";
+		out << "id = " << toml_string(nl::to_string(host.id)) << "\n";
+		out << "key_file = " << toml_string(host.key_file) << "\n";
+		if (host.target_key_file)
+			out << "target_key_file = " << toml_string(*host.target_key_file) << "\n";
+	}
+
 	for (const ExportConfig &exp : config.exports) {
 		out << "\n[[export]]\n";
 		out << "name = " << toml_string(exp.name) << "\n";
@@ -91,15 +118,15 @@ std::string format_config(const Config &config)
 		for (std::size_t i = 0; i < exp.allow.size(); i++)
 			out << (i ? ", " : "") << toml_string(nl::to_string(exp.allow[i]));
 		out << "]\n";
+		if (exp.auth_required)
+			out << "auth_required = true\n";
 	}
 
 	for (const AttachmentConfig &att : config.attachments) {
 		out << "\n[[attachment]]\n";
 		write_endpoint(out, att.target);
 		out << "export = " << toml_string(att.export_name) << "\n";
-		for (const AttachSetting &s : attach_settings())
-			if (std::optional<std::int64_t> value = s.get(att))
-				out << s.rule.key << " = " << *value << "\n";
+		write_settings(out, att);
 	}
 
 	for (const DiscoveryConfig &disc : config.discoveries) {
@@ -113,9 +140,7 @@ std::string format_config(const Config &config)
 				out << (i ? ", " : "") << toml_string(disc.attach[i]);
 			out << "]\n";
 		}
-		for (const AttachSetting &s : attach_settings())
-			if (std::optional<std::int64_t> value = s.get(disc.settings))
-				out << s.rule.key << " = " << *value << "\n";
+		write_settings(out, disc.settings);
 	}
 	return out.str();
 }

@@ -92,6 +92,25 @@ std::string check_export_path(std::string_view path)
 	return {};
 }
 
+std::string check_key_file(std::string_view key, std::string_view path)
+{
+	if (path.empty() || path.front() != '/')
+		return std::string(key) + " must be an absolute path, not '" + std::string(path) +
+		       "'";
+	if (path.find('\0') != std::string_view::npos)
+		return std::string(key) + " must not contain a NUL byte";
+	return {};
+}
+
+std::string check_key_pair(const std::optional<std::string> &key_file,
+			   const std::optional<std::string> &target_key_file)
+{
+	if (target_key_file && !key_file)
+		return "target_key_file needs key_file: the host proves itself before it "
+		       "asks the target to";
+	return {};
+}
+
 std::string check_int(const IntRule &rule, std::int64_t value)
 {
 	if (value >= rule.min && value <= rule.max)

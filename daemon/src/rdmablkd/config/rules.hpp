@@ -21,6 +21,11 @@ namespace rdmablk::daemon {
 std::string check_address(std::string_view address);
 std::string check_export_name(std::string_view name);
 std::string check_export_path(std::string_view path);
+/* A key file's path: absolute, as rdmablkd reads it from / whatever its directory. */
+std::string check_key_file(std::string_view key, std::string_view path);
+/* A target key needs the host's own key beside it (the host proves itself first). */
+std::string check_key_pair(const std::optional<std::string> &key_file,
+			   const std::optional<std::string> &target_key_file);
 
 /* An integer setting and its bounds, inclusive. */
 struct IntRule {

@@ -6,6 +6,7 @@
 
 #include <cerrno>
 
+#include "engine/keys.hpp"
 #include "engine/request_args.hpp"
 
 namespace rdmablk::daemon {
@@ -21,6 +22,9 @@ Engine::Engine(Executor &executor, DesiredState &desired, Logger &log, EngineOpt
 		{"export_add", &Engine::cmd_export_add},
 		{"export_del", &Engine::cmd_export_del},
 		{"export_list", &Engine::cmd_export_list},
+		{"host_add", &Engine::cmd_host_add},
+		{"host_del", &Engine::cmd_host_del},
+		{"host_list", &Engine::cmd_host_list},
 		{"discover", &Engine::cmd_discover},
 		{"attach", &Engine::cmd_attach},
 		{"detach", &Engine::cmd_detach},
@@ -70,6 +74,8 @@ void Engine::run(Attempt attempt, Reply reply, std::function<Done(Kernel &)> bod
 			failure = ctl::fail(ctl::code::config_changed, e.what());
 		} catch (const nl::Error &e) {
 			failure = kernel_failure(e, attempt);
+		} catch (const KeyFileError &e) {
+			failure = invalid_argument(e.what());
 		} catch (const SaveError &e) {
 			failure = ctl::fail(ctl::code::internal,
 					    "the kernel was changed but the configuration could "
@@ -143,8 +149,9 @@ void Engine::put_back(const Config &before)
 	}
 }
 
-nl::AttachArgs Engine::attach_request(const AttachmentConfig &a) const
+nl::Device Engine::attach(Kernel &kernel, const AttachmentConfig &a) const
 {
+	const KeyPair keys = read_keys(a.key_file, a.target_key_file);
 	nl::AttachArgs args;
 	args.target = a.target;
 	args.export_name = a.export_name;
@@ -155,7 +162,9 @@ nl::AttachArgs Engine::attach_request(const AttachmentConfig &a) const
 	args.ctrl_loss_tmo = a.ctrl_loss_tmo;
 	args.fast_io_fail_tmo = a.fast_io_fail_tmo;
 	args.keepalive_tmo = a.keepalive_tmo;
-	return args;
+	args.key = keys.key_secret();
+	args.target_key = keys.target_secret();
+	return kernel.attach(args);
 }
 
 Backoff Engine::backoff() const

@@ -126,6 +126,10 @@ private:
 	void cmd_export_add(const nlohmann::json &args, Reply reply);
 	void cmd_export_del(const nlohmann::json &args, Reply reply);
 	void cmd_export_list(const nlohmann::json &args, Reply reply);
+	/* The target's host keys: engine_hosts.cpp. */
+	void cmd_host_add(const nlohmann::json &args, Reply reply);
+	void cmd_host_del(const nlohmann::json &args, Reply reply);
+	void cmd_host_list(const nlohmann::json &args, Reply reply);
 	void cmd_discover(const nlohmann::json &args, Reply reply);
 	void cmd_attach(const nlohmann::json &args, Reply reply);
 	void cmd_detach(const nlohmann::json &args, Reply reply);
@@ -178,8 +182,14 @@ private:
 	void apply_results(const PassOutcome &outcome, Time now);
 	void report(const Note &note);
 	void save_state();
+	/* reload(): the configured keys handed to the kernel again from their files; the problems. */
+	static std::vector<std::string> reset_keys(Kernel &kernel, const Config &config);
 	Backoff backoff() const;
-	nl::AttachArgs attach_request(const AttachmentConfig &attachment) const;
+	/*
+	 * Attach @attachment, with the keys of its key files read now and
+	 * wiped after the request; throws KeyFileError or nl::Error.
+	 */
+	nl::Device attach(Kernel &kernel, const AttachmentConfig &attachment) const;
 	/* The devices a request saw: the latest view for summary(). */
 	void remember(const std::vector<nl::Device> &devices);
 	/* Keep the view of devices, exports and listeners current between passes. */

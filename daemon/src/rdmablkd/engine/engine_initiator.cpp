@@ -47,7 +47,7 @@ void Engine::cmd_attach(const json &args, Reply reply)
 		const bool existed = dev.has_value();
 		if (!dev) {
 			try {
-				dev = k.attach(attach_request(want));
+				dev = attach(k, want);
 			} catch (const nl::Error &e) {
 				/* Attached by someone else meanwhile: that is the device. */
 				if (e.errnum() == EEXIST)

@@ -13,6 +13,7 @@
 
 #include "config/atomic_file.hpp"
 #include "engine/engine.hpp"
+#include "engine/keys.hpp"
 #include "kernel/event_log.hpp"
 #include "nl/names.hpp"
 #include "engine/request_args.hpp"
@@ -84,10 +85,16 @@ Engine::ActionResult Engine::execute(Kernel &k, const Action &action)
 		std::visit(
 			Overloaded{
 				[&](const AddListener &a) { k.listen_add(a.listener.endpoint); },
+				[&](const SetHost &a) {
+					const KeyPair keys =
+						read_keys(a.host.key_file, a.host.target_key_file);
+					k.host_set(a.host.id, keys.key_secret(),
+						   keys.target_secret());
+				},
 				[&](const AddExport &a) {
 					const nl::Uuid uuid = a.exp.uuid.value_or(nl::generate_uuid());
 					k.export_add(a.exp.name, a.exp.path, uuid, a.exp.read_only,
-						     a.exp.allow);
+						     a.exp.allow, a.exp.auth_required);
 					desired_.update([&](Config &c) {
 						for (ExportConfig &e : c.exports)
 							if (e.name == a.exp.name && !e.uuid)
@@ -96,7 +103,7 @@ Engine::ActionResult Engine::execute(Kernel &k, const Action &action)
 				},
 				[&](const Attach &a) {
 					try {
-						result.device = k.attach(attach_request(a.attachment));
+						result.device = attach(k, a.attachment);
 					} catch (const nl::Error &e) {
 						/* Attached by someone else meanwhile: adopt it. */
 						if (e.errnum() == EEXIST)
@@ -202,6 +209,8 @@ void Engine::apply_results(const PassOutcome &outcome, Time now)
 	const Config config = wanted();
 	for (const ListenerConfig &l : config.listeners)
 		keys.insert(listener_key(l.endpoint));
+	for (const HostConfig &h : config.hosts)
+		keys.insert(host_key(h.id));
 	for (const ExportConfig &e : config.exports)
 		keys.insert(export_key(e.name));
 	for (const AttachmentConfig &a : config.attachments)
@@ -323,13 +332,58 @@ void Engine::remember(const std::vector<nl::Device> &devices)
 		seen_->devices = devices;
 }
 
+/*
+ * Hand the kernel every configured key again, from the files as they are
+ * now: a reload is how an edited key file (a rotation) reaches it. On a
+ * target, each [[host]]'s keys; on an initiator, those of each attached
+ * [[attachment]] that has a key_file (DEV_SET: its next connections
+ * authenticate with them, its live ones keep going). The problems, one a
+ * host or device; none when the module is not loaded (the next pass sets
+ * the hosts' keys, attaches read theirs).
+ */
+std::vector<std::string> Engine::reset_keys(Kernel &kernel, const Config &config)
+{
+	std::vector<std::string> problems;
+	try {
+		for (const HostConfig &h : config.hosts) {
+			try {
+				const KeyPair keys = read_keys(h.key_file, h.target_key_file);
+				kernel.host_set(h.id, keys.key_secret(), keys.target_secret());
+			} catch (const nl::FamilyNotFound &) {
+				throw;
+			} catch (const std::exception &e) {
+				problems.push_back("host " + nl::to_string(h.id) + ": " + e.what());
+			}
+		}
+		const std::vector<nl::Device> devices = kernel.dev_get();
+		for (const AttachmentConfig &a : config.attachments) {
+			const nl::Device *dev = find_device(devices, a);
+			if (!a.key_file || !dev)
+				continue;
+			try {
+				const KeyPair keys = read_keys(a.key_file, a.target_key_file);
+				nl::DevSetArgs set;
+				set.key = keys.key_secret();
+				set.target_key = keys.target_secret();
+				kernel.dev_set(dev->index, set);
+			} catch (const nl::FamilyNotFound &) {
+				throw;
+			} catch (const std::exception &e) {
+				problems.push_back(dev->name + ": " + e.what());
+			}
+		}
+	} catch (const nl::FamilyNotFound &) {
+	}
+	return problems;
+}
+
 void Engine::reload(Reply reply)
 {
 	if (!options_.load_config) {
 		reply(ctl::fail(ctl::code::internal, "reloading is not available in this rdmablkd"));
 		return;
 	}
-	executor_.submit([this, reply](Kernel &) -> Done {
+	executor_.submit([this, reply](Kernel &kernel) -> Done {
 		Config config;
 		try {
 			config = options_.load_config();
@@ -355,9 +409,13 @@ void Engine::reload(Reply reply)
 		} catch (const SaveError &e) {
 			problem = e.what();
 		}
-		return [this, problem, reply, discoveries = desired_.get().discoveries] {
+		const std::vector<std::string> key_problems = reset_keys(kernel, config);
+		return [this, problem, key_problems, reply,
+			discoveries = desired_.get().discoveries] {
 			if (problem)
 				log_.warning("cannot write the export uuids back: " + *problem);
+			for (const std::string &p : key_problems)
+				log_.warning("keeping the key in use: " + p);
 			log_.notice("reloaded " + options_.config_path);
 			if (options_.discoveries_changed)
 				options_.discoveries_changed(discoveries);

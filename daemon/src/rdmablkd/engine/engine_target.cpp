@@ -109,7 +109,8 @@ void Engine::cmd_export_add(const json &args, Reply reply)
 								exp.name + "' to change it"));
 				};
 		} else {
-			k.export_add(exp.name, exp.path, *exp.uuid, exp.read_only, exp.allow);
+			k.export_add(exp.name, exp.path, *exp.uuid, exp.read_only, exp.allow,
+				     exp.auth_required);
 		}
 		desired_.update([&](Config &c) {
 			std::erase_if(c.exports,

@@ -34,6 +34,30 @@ ctl::Response attach_failure(const nl::Error &e, const Attempt &a)
 	case EEXIST:
 		return ctl::fail(ctl::code::exists, e.what(),
 				 "'rdmablkctl list' shows the device it is attached as", e.errnum());
+	case ENOKEY:
+		return ctl::fail(ctl::code::permission_denied,
+				 what + ": the target requires authentication of this host (id " +
+					 nl::to_string(a.hostid) + "): " + e.extack(),
+				 "attach with --key-file FILE holding the key the target holds for "
+				 "this host id (on the target: rdmablkctl host add " +
+					 nl::to_string(a.hostid) + " --key-file FILE)",
+				 e.errnum());
+	case EKEYREJECTED:
+		return ctl::fail(ctl::code::permission_denied,
+				 what + ": the target refused this host's key: " + e.extack(),
+				 "the key file here and the one the target holds for host id " +
+					 nl::to_string(a.hostid) +
+					 " must hold the same key ('rdmablkctl host list' on the "
+					 "target counts the refusals)",
+				 e.errnum());
+	case EBADMSG:
+		return ctl::fail(ctl::code::permission_denied,
+				 what + ": the target did not prove it holds the target key: " +
+					 e.extack(),
+				 "check that --target-key-file holds the key the target was given "
+				 "for this host (rdmablkctl host add --target-key-file); if it does, "
+				 "another machine answers at that address",
+				 e.errnum());
 	case ECONNREFUSED:
 	case ECONNRESET:
 	case EHOSTUNREACH:

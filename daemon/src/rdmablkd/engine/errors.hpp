@@ -22,6 +22,8 @@ struct Attempt {
 		unlisten,
 		export_add,
 		export_del,
+		host_add,
+		host_del,
 		attach,
 		detach,
 		dev_set,

@@ -60,6 +60,28 @@ void plan_listeners(const Config &config, const Snapshot &kernel, const RetryBoo
 								 "left alone"});
 }
 
+/* Host keys: set those the kernel lacks; report the kernel's others. */
+void plan_hosts(const Config &config, const Snapshot &kernel, const RetryBook &book, Time now,
+		Plan &out)
+{
+	for (const HostConfig &want : config.hosts) {
+		const std::string key = host_key(want.id);
+		const bool present =
+			std::any_of(kernel.hosts.begin(), kernel.hosts.end(),
+				    [&](const nl::Host &have) { return have.hostid == want.id; });
+		if (present)
+			out.marks.push_back({key, Mark::settled});
+		else if (book.due(key, now))
+			out.actions.push_back(SetHost{want});
+	}
+	for (const nl::Host &have : kernel.hosts)
+		if (!find_host(config, have.hostid))
+			out.notes.push_back({LOG_NOTICE, "the key of host " +
+								 nl::to_string(have.hostid) +
+								 " is not in the configuration; left "
+								 "alone"});
+}
+
 void plan_exports(const Config &config, const Snapshot &kernel, const RetryBook &book, Time now,
 		  Plan &out)
 {
@@ -134,6 +156,7 @@ std::string key_of(const Action &action)
 	return std::visit(
 		Overloaded{
 			[](const AddListener &a) { return listener_key(a.listener.endpoint); },
+			[](const SetHost &a) { return host_key(a.host.id); },
 			[](const AddExport &a) { return export_key(a.exp.name); },
 			[](const Attach &a) {
 				return attachment_key(a.attachment.target, a.attachment.export_name);
@@ -151,6 +174,10 @@ std::string describe(const Action &action)
 		Overloaded{
 			[](const AddListener &a) {
 				return "adding listener " + nl::to_string(a.listener.endpoint);
+			},
+			[](const SetHost &a) {
+				return "setting the key of host " + nl::to_string(a.host.id) + " (" +
+				       a.host.key_file + ")";
 			},
 			[](const AddExport &a) {
 				return "adding export " + a.exp.name + " (" + a.exp.path + ")";
@@ -191,6 +218,7 @@ nl::Export as_kernel_export(const ExportConfig &exp)
 	out.uuid = exp.uuid.value_or(nl::Uuid{});
 	out.read_only = exp.read_only;
 	out.allowed_hosts = exp.allow;
+	out.auth_required = exp.auth_required;
 	return out;
 }
 
@@ -207,6 +235,10 @@ std::string export_difference(const ExportConfig &want, const nl::Export &have)
 					       : "read-write, configured read-only");
 	if (!same_hosts(want.allow, have.allowed_hosts))
 		diffs.push_back("another allow list");
+	if (want.auth_required != have.auth_required)
+		diffs.push_back(have.auth_required ? "authentication required, configured not"
+						   : "no authentication required, configured "
+						     "required");
 	std::string text;
 	for (const std::string &d : diffs)
 		text += (text.empty() ? "" : "; ") + d;
@@ -217,6 +249,7 @@ Plan plan(const Config &config, const Snapshot &kernel, const RetryBook &book, T
 {
 	Plan out;
 	plan_listeners(config, kernel, book, now, out);
+	plan_hosts(config, kernel, book, now, out);
 	plan_exports(config, kernel, book, now, out);
 	plan_attachments(config, kernel, book, now, out);
 	return out;

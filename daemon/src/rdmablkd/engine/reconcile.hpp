@@ -5,8 +5,14 @@
  * what the kernel holds now and the retry book.
  *
  * Rules:
- *  - Order: listeners, then exports, then attachments (a target's own
+ *  - Order: listeners, then host keys, then exports (a host's key is there
+ *    before an export that requires it), then attachments (a target's own
  *    initiator may attach its exports), each in configuration order.
+ *  - Host keys: a configured host the kernel holds no key for gets its
+ *    keys, read from their files when the action runs. A host the kernel
+ *    has is not set again here (its keys cannot be read back to compare):
+ *    rdmablkctl host add sets them anew, as does a reload of a changed
+ *    [[host]].
  *  - Adoption: an object the kernel already has is left alone and never
  *    created twice: a listener on the same address and port, an export of
  *    the same name, a device of the same target and export.
@@ -29,15 +35,21 @@
 
 namespace rdmablk::daemon {
 
-/* What the kernel holds, from the three dumps. */
+/* What the kernel holds, from the four dumps. */
 struct Snapshot {
 	std::vector<nl::Listener> listeners;
+	std::vector<nl::Host> hosts;
 	std::vector<nl::Export> exports;
 	std::vector<nl::Device> devices;
 };
 
 struct AddListener {
 	ListenerConfig listener;
+};
+
+/* Give the kernel @host's keys, read from its files now. */
+struct SetHost {
+	HostConfig host;
 };
 
 /* exp.uuid unset: generate one (and keep it in the configuration). */
@@ -54,7 +66,7 @@ struct Reconnect {
 	std::uint32_t index;
 };
 
-using Action = std::variant<AddListener, AddExport, Attach, Reconnect>;
+using Action = std::variant<AddListener, SetHost, AddExport, Attach, Reconnect>;
 
 /* The retry key of the object @action sets up. */
 std::string key_of(const Action &action);

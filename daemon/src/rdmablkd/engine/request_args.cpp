@@ -123,7 +123,7 @@ nl::Endpoint endpoint_args(const json &args)
 
 ExportConfig export_args(const json &args)
 {
-	only_args(args, {"name", "path", "read_only", "allow", "uuid"});
+	only_args(args, {"name", "path", "read_only", "allow", "uuid", "auth_required"});
 	ExportConfig exp;
 	exp.name = required_string(args, "name");
 	check(check_export_name(exp.name));
@@ -148,6 +148,11 @@ ExportConfig export_args(const json &args)
 	}
 	if (const json *uuid = arg(args, "uuid"))
 		exp.uuid = uuid_of(*uuid, "uuid");
+	if (const json *auth = arg(args, "auth_required")) {
+		if (!auth->is_boolean())
+			bad("auth_required", "must be true or false");
+		exp.auth_required = auth->get<bool>();
+	}
 	return exp;
 }
 
@@ -167,7 +172,8 @@ void only_attach_args(const json &args, std::string_view third)
 	if (!args.is_object())
 		throw ArgError("'args' must be an object");
 	for (const auto &[key, value] : args.items()) {
-		bool ok = key == "address" || key == "port" || key == third;
+		bool ok = key == "address" || key == "port" || key == third ||
+			  key == "key_file" || key == "target_key_file";
 		for (const AttachSetting &s : attach_settings())
 			ok = ok || s.rule.key == key;
 		if (!ok)
@@ -175,7 +181,46 @@ void only_attach_args(const json &args, std::string_view third)
 	}
 }
 
+std::optional<std::string> key_file_arg(const json &args, std::string_view key)
+{
+	std::optional<std::string> path = string_arg(args, key);
+	if (path)
+		check(check_key_file(key, *path));
+	return path;
+}
+
+/* "key_file" and "target_key_file" into @a. */
+void key_file_args(const json &args, AttachmentConfig &a)
+{
+	a.key_file = key_file_arg(args, "key_file");
+	a.target_key_file = key_file_arg(args, "target_key_file");
+	check(check_key_pair(a.key_file, a.target_key_file));
+}
+
 } // namespace
+
+HostConfig host_args(const json &args)
+{
+	only_args(args, {"id", "key_file", "target_key_file"});
+	const json *id = arg(args, "id");
+	if (!id)
+		throw ArgError("missing argument 'id'");
+	HostConfig host;
+	host.id = uuid_of(*id, "id");
+	host.key_file = required_string(args, "key_file");
+	check(check_key_file("key_file", host.key_file));
+	host.target_key_file = key_file_arg(args, "target_key_file");
+	return host;
+}
+
+nl::Uuid host_id_args(const json &args)
+{
+	only_args(args, {"id"});
+	const json *id = arg(args, "id");
+	if (!id)
+		throw ArgError("missing argument 'id'");
+	return uuid_of(*id, "id");
+}
 
 AttachmentConfig attach_args(const json &args)
 {
@@ -187,6 +232,7 @@ AttachmentConfig attach_args(const json &args)
 	for (const AttachSetting &s : attach_settings())
 		if (std::optional<std::int64_t> value = int_arg(args, s.rule))
 			s.set(a, *value);
+	key_file_args(args, a);
 	return a;
 }
 
@@ -219,6 +265,7 @@ DiscoveryConfig discovery_args(const json &args)
 	for (const AttachSetting &s : attach_settings())
 		if (std::optional<std::int64_t> value = int_arg(args, s.rule))
 			s.set(d.settings, *value);
+	key_file_args(args, d.settings);
 	return d;
 }
 

@@ -29,16 +29,26 @@ void only_args(const nlohmann::json &args, std::initializer_list<std::string_vie
 /* listen, unlisten: "address", "port" (default 7471). */
 nl::Endpoint endpoint_args(const nlohmann::json &args);
 
-/* export_add: "name", "path", "read_only", "allow", "uuid". */
+/* export_add: "name", "path", "read_only", "allow", "uuid", "auth_required". */
 ExportConfig export_args(const nlohmann::json &args);
 
 /* export_del: "name". */
 std::string export_name_args(const nlohmann::json &args);
 
-/* attach: "address", "port", "export", and the settings of attach_settings(). */
+/* host_add: "id", "key_file", "target_key_file" (optional); absolute paths. */
+HostConfig host_args(const nlohmann::json &args);
+
+/* host_del: "id". */
+nl::Uuid host_id_args(const nlohmann::json &args);
+
+/*
+ * attach: "address", "port", "export", the settings of attach_settings(),
+ * "key_file" and "target_key_file" (absolute paths; the second needs the
+ * first).
+ */
 AttachmentConfig attach_args(const nlohmann::json &args);
 
-/* discovery_add: "address", "port", "attach" ("all" or [names and UUIDs]), attach settings. */
+/* discovery_add: "address", "port", "attach" ("all" or [names and UUIDs]), attach settings and key files. */
 DiscoveryConfig discovery_args(const nlohmann::json &args);
 
 /*

@@ -37,6 +37,11 @@ std::string export_key(std::string_view name)
 	return "export " + std::string(name);
 }
 
+std::string host_key(const nl::Uuid &id)
+{
+	return "host " + nl::to_string(id);
+}
+
 std::string attachment_key(const nl::Endpoint &target, std::string_view export_name)
 {
 	return "attachment " + endpoint_text(target) + " " + std::string(export_name);

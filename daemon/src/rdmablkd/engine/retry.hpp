@@ -19,6 +19,7 @@
 #include <string_view>
 
 #include "nl/endpoint.hpp"
+#include "nl/uuid.hpp"
 
 namespace rdmablk::daemon {
 
@@ -36,6 +37,7 @@ struct Backoff {
 
 std::string listener_key(const nl::Endpoint &endpoint);
 std::string export_key(std::string_view name);
+std::string host_key(const nl::Uuid &id);
 std::string attachment_key(const nl::Endpoint &target, std::string_view export_name);
 
 struct RetryEntry {

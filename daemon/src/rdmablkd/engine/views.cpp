@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <sstream>
 
+#include <linux/rdmablk.h>
+
+#include "auth/key.hpp"
 #include "nl/file.hpp"
 #include "nl/names.hpp"
 
@@ -74,6 +77,7 @@ json export_json(const nl::Export &exp, bool configured)
 		{"uuid", nl::to_string(exp.uuid)},
 		{"read_only", exp.read_only},
 		{"allow", uuids_json(exp.allowed_hosts)},
+		{"auth_required", exp.auth_required},
 		{"size", exp.size},
 		{"logical_block_size", exp.logical_block_size},
 		{"physical_block_size", exp.physical_block_size},
@@ -89,6 +93,7 @@ json pending_export_json(const ExportConfig &exp, const RetryEntry *retry, Time 
 		{"uuid", exp.uuid ? json(nl::to_string(*exp.uuid)) : json(nullptr)},
 		{"read_only", exp.read_only},
 		{"allow", uuids_json(exp.allow)},
+		{"auth_required", exp.auth_required},
 		{"size", 0},
 		{"logical_block_size", 0},
 		{"physical_block_size", 0},
@@ -118,11 +123,69 @@ json device_json(const nl::Device &dev, bool managed)
 		{"ctrl_loss_tmo", dev.ctrl_loss_tmo},
 		{"fast_io_fail_tmo", dev.fast_io_fail_tmo},
 		{"keepalive_tmo", dev.keepalive_tmo},
+		{"auth", nl::auth_mode_name(dev.auth)},
 		{"reconnect_attempt", dev.reconnect_attempt},
 		{"reconnect_max", dev.reconnect_max},
 		{"next_attempt_ms", dev.next_attempt_ms},
 		{"last_error", dev.last_error ? json(*dev.last_error) : json(nullptr)},
 		{"managed", managed}};
+}
+
+namespace {
+
+/* "sha256", "sha384", "sha512" for the kernel's enum rdmablk_auth_hmac. */
+std::string hmac_text(std::uint32_t hmac)
+{
+	switch (hmac) {
+	case RDMABLK_AUTH_HMAC_SHA256:
+	case RDMABLK_AUTH_HMAC_SHA384:
+	case RDMABLK_AUTH_HMAC_SHA512:
+		return std::string(auth::hash_name(static_cast<auth::Hash>(hmac)));
+	default:
+		return "unknown (" + std::to_string(hmac) + ")";
+	}
+}
+
+/* The authentication @a asks for, named as the kernel's auth_mode_name(). */
+std::string configured_auth(const AttachmentConfig &a)
+{
+	if (!a.key_file)
+		return nl::auth_mode_name(RDMABLK_AUTH_MODE_NONE);
+	return nl::auth_mode_name(a.target_key_file ? RDMABLK_AUTH_MODE_MUTUAL
+						    : RDMABLK_AUTH_MODE_HOST);
+}
+
+} // namespace
+
+json host_json(const nl::Host &host, const HostConfig *configured)
+{
+	return {{"id", nl::to_string(host.hostid)},
+		{"hmac", hmac_text(host.hmac)},
+		{"mutual", host.target_hmac != 0},
+		{"key_file", configured ? json(configured->key_file) : json(nullptr)},
+		{"target_key_file", configured && configured->target_key_file
+					    ? json(*configured->target_key_file)
+					    : json(nullptr)},
+		{"auth_ok", host.auth_ok},
+		{"auth_failed", host.auth_failed},
+		{"state", "active"},
+		{"configured", configured != nullptr}};
+}
+
+json pending_host_json(const HostConfig &host, const RetryEntry *retry, Time now)
+{
+	return {{"id", nl::to_string(host.id)},
+		{"hmac", nullptr},
+		{"mutual", host.target_key_file.has_value()},
+		{"key_file", host.key_file},
+		{"target_key_file", host.target_key_file ? json(*host.target_key_file)
+							 : json(nullptr)},
+		{"auth_ok", 0},
+		{"auth_failed", 0},
+		{"state", "pending"},
+		{"configured", true},
+		{"retry_in_ms", retry_in_ms(retry, now)},
+		{"last_error", last_error_json(retry)}};
 }
 
 json pending_json(const AttachmentConfig &a, const RetryEntry *retry, Time now)
@@ -144,6 +207,7 @@ json pending_json(const AttachmentConfig &a, const RetryEntry *retry, Time now)
 		{"ctrl_loss_tmo", optional_json(a.ctrl_loss_tmo)},
 		{"fast_io_fail_tmo", optional_json(a.fast_io_fail_tmo)},
 		{"keepalive_tmo", optional_json(a.keepalive_tmo)},
+		{"auth", configured_auth(a)},
 		{"reconnect_attempt", retry ? retry->attempts : 0},
 		{"reconnect_max", 0},
 		{"next_attempt_ms", retry_in_ms(retry, now)},

@@ -28,6 +28,16 @@ nlohmann::json export_json(const nl::Export &exp, bool configured);
 /* A configured export the kernel does not have (yet): "state": "pending". */
 nlohmann::json pending_export_json(const ExportConfig &exp, const RetryEntry *retry, Time now);
 
+/*
+ * A host the target holds keys for: "id", "hmac", "mutual" (the target
+ * proves itself too), "key_file" and "target_key_file" (from @configured,
+ * null when not configured), "auth_ok", "auth_failed", "state": "active",
+ * "configured". Never a key.
+ */
+nlohmann::json host_json(const nl::Host &host, const HostConfig *configured);
+/* A configured host the kernel holds no keys for (yet): "state": "pending", "hmac": null. */
+nlohmann::json pending_host_json(const HostConfig &host, const RetryEntry *retry, Time now);
+
 /* @managed: the configuration names it (rdmablkd keeps it attached). */
 nlohmann::json device_json(const nl::Device &dev, bool managed);
 

@@ -7,6 +7,7 @@ Snapshot Kernel::snapshot()
 {
 	Snapshot snap;
 	snap.listeners = listen_get();
+	snap.hosts = host_get();
 	snap.exports = export_get();
 	snap.devices = dev_get();
 	return snap;

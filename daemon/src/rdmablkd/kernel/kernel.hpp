@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -30,7 +31,8 @@ public:
 	virtual void listen_del(const nl::Endpoint &endpoint) = 0;
 	virtual std::vector<nl::Listener> listen_get() = 0;
 	virtual void export_add(std::string_view name, std::string_view path, const nl::Uuid &uuid,
-				bool read_only, const std::vector<nl::Uuid> &allowed_hosts) = 0;
+				bool read_only, const std::vector<nl::Uuid> &allowed_hosts,
+				bool auth_required) = 0;
 	virtual void export_del(std::string_view name) = 0;
 	virtual std::vector<nl::Export> export_get() = 0;
 	virtual nl::Device attach(const nl::AttachArgs &args) = 0;
@@ -38,6 +40,11 @@ public:
 	virtual void reconnect(std::uint32_t index) = 0;
 	virtual void dev_set(std::uint32_t index, const nl::DevSetArgs &args) = 0;
 	virtual std::vector<nl::Device> dev_get() = 0;
+	/* The target's keys for host @id; @target_key empty: none. */
+	virtual void host_set(const nl::Uuid &id, std::span<const std::uint8_t> key,
+			      std::span<const std::uint8_t> target_key) = 0;
+	virtual void host_del(const nl::Uuid &id) = 0;
+	virtual std::vector<nl::Host> host_get() = 0;
 
 	/*
 	 * Counts the times the connection to the family was made anew because
@@ -45,7 +52,7 @@ public:
 	 */
 	virtual unsigned generation() const = 0;
 
-	/* The three dumps. */
+	/* The four dumps. */
 	Snapshot snapshot();
 
 	/* The device of @attachment's target and export now, if attached. */
@@ -68,7 +75,8 @@ public:
 	void listen_del(const nl::Endpoint &endpoint) override;
 	std::vector<nl::Listener> listen_get() override;
 	void export_add(std::string_view name, std::string_view path, const nl::Uuid &uuid,
-			bool read_only, const std::vector<nl::Uuid> &allowed_hosts) override;
+			bool read_only, const std::vector<nl::Uuid> &allowed_hosts,
+			bool auth_required) override;
 	void export_del(std::string_view name) override;
 	std::vector<nl::Export> export_get() override;
 	nl::Device attach(const nl::AttachArgs &args) override;
@@ -76,6 +84,10 @@ public:
 	void reconnect(std::uint32_t index) override;
 	void dev_set(std::uint32_t index, const nl::DevSetArgs &args) override;
 	std::vector<nl::Device> dev_get() override;
+	void host_set(const nl::Uuid &id, std::span<const std::uint8_t> key,
+		      std::span<const std::uint8_t> target_key) override;
+	void host_del(const nl::Uuid &id) override;
+	std::vector<nl::Host> host_get() override;
 	unsigned generation() const override { return generation_; }
 
 private:

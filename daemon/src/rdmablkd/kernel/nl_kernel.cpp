@@ -62,9 +62,28 @@ std::vector<nl::Listener> NlKernel::listen_get()
 }
 
 void NlKernel::export_add(std::string_view name, std::string_view path, const nl::Uuid &uuid,
-			  bool read_only, const std::vector<nl::Uuid> &allowed_hosts)
+			  bool read_only, const std::vector<nl::Uuid> &allowed_hosts,
+			  bool auth_required)
 {
-	call([&](nl::Client &c) { c.export_add(name, path, uuid, read_only, allowed_hosts); });
+	call([&](nl::Client &c) {
+		c.export_add(name, path, uuid, read_only, allowed_hosts, auth_required);
+	});
+}
+
+void NlKernel::host_set(const nl::Uuid &id, std::span<const std::uint8_t> key,
+			std::span<const std::uint8_t> target_key)
+{
+	call([&](nl::Client &c) { c.host_set(id, key, target_key); });
+}
+
+void NlKernel::host_del(const nl::Uuid &id)
+{
+	call([&](nl::Client &c) { c.host_del(id); });
+}
+
+std::vector<nl::Host> NlKernel::host_get()
+{
+	return call([](nl::Client &c) { return c.host_get(); });
 }
 
 void NlKernel::export_del(std::string_view name)
