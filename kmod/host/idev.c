@@ -32,9 +32,14 @@
  *    listed (without a disk) so it cannot be attached twice.
  *  - idev->state_lock (spinlock, irq-safe: losses are noticed in
  *    completion context) protects state, lost_at, attempt, last_error.
- *  - idev->recovery_lock (mutex) serialises err_work, reconnect_work,
- *    fail_fast_work, the RECONNECT command and teardown, and protects what
- *    they change: the queues' connections, quiesced, fail_fast.
+ *  - idev->recovery_lock (mutex) serialises err_work, reconnect_work, the
+ *    RECONNECT command and teardown, and protects what they change: the
+ *    queues' connections.
+ *  - idev->quiesce_lock (mutex, taken inside recovery_lock) protects
+ *    quiesced and fail_fast and is held across quiescing the request queue
+ *    and unquiescing it. fail_fast_work takes it alone: a reconnect attempt
+ *    holds recovery_lock while it connects, and fast_io_fail_tmo must not
+ *    wait for that.
  *    Lookups find a device only once it is RDMABLK_IDEV_ATTACHED, which
  *    attach sets under this lock as its last step.
  *  - Keep-alives are sent by ka_work once the device is LIVE (under
@@ -79,6 +84,7 @@ static struct rdmablk_idev *rdmablk_idev_find(const struct sockaddr_storage *add
 
 static void rdmablk_idev_free(struct rdmablk_idev *idev)
 {
+	mutex_destroy(&idev->quiesce_lock);
 	mutex_destroy(&idev->recovery_lock);
 	kfree(idev->queues);
 	ida_free(&rdmablk_index_ida, idev->index);
@@ -115,6 +121,7 @@ static int rdmablk_idev_attach(const struct rdmablk_attach_req *req,
 	idev->tmo = req->tmo;
 	spin_lock_init(&idev->state_lock);
 	mutex_init(&idev->recovery_lock);
+	mutex_init(&idev->quiesce_lock);
 	INIT_WORK(&idev->err_work, rdmablk_idev_err_work);
 	INIT_WORK(&idev->add_work, rdmablk_idev_add_work);
 	INIT_DELAYED_WORK(&idev->reconnect_work, rdmablk_idev_reconnect_work);
@@ -223,8 +230,9 @@ static void rdmablk_idev_destroy(struct rdmablk_idev *idev)
 	 * answer): nothing will answer in-flight I/O; fail it, and the
 	 * requeued I/O, now. New I/O fails: the device is DELETING.
 	 */
+	/* No work left to change quiesced; the others hold recovery_lock. */
 	mutex_lock(&idev->recovery_lock);
-	if (old != RDMABLK_DEV_LIVE || idev->quiesced ||
+	if (old != RDMABLK_DEV_LIVE || READ_ONCE(idev->quiesced) ||
 	    test_bit(RDMABLK_IDEV_ADDING, &idev->flags)) {
 		rdmablk_idev_teardown(idev, false);
 		rdmablk_idev_unquiesce(idev);
@@ -384,8 +392,7 @@ static int rdmablk_idev_reconnect(int index, struct netlink_ext_ack *extack)
 	case RDMABLK_DEV_RECONNECTING:
 		spin_unlock_irqrestore(&idev->state_lock, flags);
 		/* A device that gave up was unquiesced to fail I/O. */
-		if (!READ_ONCE(idev->fail_fast))
-			rdmablk_idev_quiesce(idev);
+		rdmablk_idev_quiesce_unless_failing(idev);
 		rdmablk_idev_attempt_now(idev);
 		break;
 	case RDMABLK_DEV_LIVE:

@@ -268,8 +268,10 @@ struct rdmablk_ireq {
  * @last_error: why the connection was lost or the last attempt failed
  * @lost_why: the first loss a queue reported while an attach or reconnect
  *	attempt was connecting (a constant string), NULL when none
- * @recovery_lock: serialises err_work, reconnect_work, fail_fast_work and
- *	teardown; protects @quiesced, @fail_fast and the queues' connections
+ * @recovery_lock: serialises err_work, reconnect_work and teardown;
+ *	protects the queues' connections
+ * @quiesce_lock: taken inside @recovery_lock, or alone by fail_fast_work;
+ *	protects @quiesced and @fail_fast, held while (un)quiescing
  * @quiesced: the request queue is quiesced by recovery
  * @fail_fast: fast_io_fail_tmo expired: I/O fails while reconnecting
  * @reconnect_work: the next reconnect attempt
@@ -310,6 +312,7 @@ struct rdmablk_idev {
 	const char *lost_why;
 
 	struct mutex recovery_lock;	/* see above */
+	struct mutex quiesce_lock;	/* see above */
 	bool quiesced;
 	bool fail_fast;
 	struct delayed_work reconnect_work;
@@ -361,6 +364,7 @@ int rdmablk_idev_connect(struct rdmablk_idev *idev,
 			 struct netlink_ext_ack *extack);
 void rdmablk_idev_free_queues(struct rdmablk_idev *idev);
 void rdmablk_idev_quiesce(struct rdmablk_idev *idev);
+void rdmablk_idev_quiesce_unless_failing(struct rdmablk_idev *idev);
 void rdmablk_idev_unquiesce(struct rdmablk_idev *idev);
 void rdmablk_idev_teardown(struct rdmablk_idev *idev, bool requeue);
 void rdmablk_idev_err_work(struct work_struct *work);

@@ -220,10 +220,17 @@ void rdmablk_idev_free_queues(struct rdmablk_idev *idev)
 		rdmablk_iqueue_free(&idev->queues[i]);
 }
 
-/* Not once del_gendisk() made the queue dying: nothing dispatches then. */
-void rdmablk_idev_quiesce(struct rdmablk_idev *idev)
+/*
+ * Quiescing is under quiesce_lock, which recovery_lock's holders take inside
+ * it: fail_fast_work takes quiesce_lock alone, so that fast_io_fail_tmo is
+ * kept while a reconnect attempt holds recovery_lock for as long as its
+ * connect takes (up to the CM's timeouts when the target is unreachable).
+ *
+ * Not once del_gendisk() made the queue dying: nothing dispatches then.
+ */
+static void __rdmablk_idev_quiesce(struct rdmablk_idev *idev)
 {
-	lockdep_assert_held(&idev->recovery_lock);
+	lockdep_assert_held(&idev->quiesce_lock);
 	if (!idev->quiesced && idev->disk &&
 	    !blk_queue_dying(idev->disk->queue)) {
 		blk_mq_quiesce_queue(idev->disk->queue);
@@ -231,14 +238,41 @@ void rdmablk_idev_quiesce(struct rdmablk_idev *idev)
 	}
 }
 
-void rdmablk_idev_unquiesce(struct rdmablk_idev *idev)
+static void __rdmablk_idev_unquiesce(struct rdmablk_idev *idev)
 {
-	lockdep_assert_held(&idev->recovery_lock);
+	lockdep_assert_held(&idev->quiesce_lock);
 	if (idev->quiesced) {
 		blk_mq_unquiesce_queue(idev->disk->queue);
 		idev->quiesced = false;
 	}
 	blk_mq_kick_requeue_list(idev->disk->queue);
+}
+
+void rdmablk_idev_quiesce(struct rdmablk_idev *idev)
+{
+	mutex_lock(&idev->quiesce_lock);
+	__rdmablk_idev_quiesce(idev);
+	mutex_unlock(&idev->quiesce_lock);
+}
+
+/*
+ * rdmablk_idev_quiesce_unless_failing() - quiesce for a reconnect, unless
+ * fast_io_fail_tmo expired (then I/O keeps failing while it reconnects).
+ * Checked and done under quiesce_lock, against fail_fast_work.
+ */
+void rdmablk_idev_quiesce_unless_failing(struct rdmablk_idev *idev)
+{
+	mutex_lock(&idev->quiesce_lock);
+	if (!idev->fail_fast)
+		__rdmablk_idev_quiesce(idev);
+	mutex_unlock(&idev->quiesce_lock);
+}
+
+void rdmablk_idev_unquiesce(struct rdmablk_idev *idev)
+{
+	mutex_lock(&idev->quiesce_lock);
+	__rdmablk_idev_unquiesce(idev);
+	mutex_unlock(&idev->quiesce_lock);
 }
 
 /**
@@ -264,8 +298,10 @@ void rdmablk_idev_teardown(struct rdmablk_idev *idev, bool requeue)
 	rdmablk_idev_stop_queues(idev, requeue);
 	cancel_delayed_work(&idev->ka_work);
 	rdmablk_idev_free_queues(idev);
-	if ((!requeue || READ_ONCE(idev->fail_fast)) && idev->quiesced)
-		rdmablk_idev_unquiesce(idev);
+	mutex_lock(&idev->quiesce_lock);
+	if ((!requeue || idev->fail_fast) && idev->quiesced)
+		__rdmablk_idev_unquiesce(idev);
+	mutex_unlock(&idev->quiesce_lock);
 }
 
 void rdmablk_idev_err_work(struct work_struct *work)
@@ -315,14 +351,20 @@ void rdmablk_idev_fail_fast_work(struct work_struct *work)
 						 struct rdmablk_idev,
 						 fail_fast_work);
 
-	mutex_lock(&idev->recovery_lock);
+	/*
+	 * Not recovery_lock: a reconnect attempt holds it while it connects.
+	 * A reconnect that succeeds makes the device LIVE before it clears
+	 * fail_fast under quiesce_lock, so whichever of the two takes the
+	 * lock last decides, and a LIVE device never keeps fail_fast.
+	 */
+	mutex_lock(&idev->quiesce_lock);
 	if (rdmablk_idev_state(idev) == RDMABLK_DEV_RECONNECTING) {
 		pr_warn("%s: fast_io_fail_tmo expired; failing I/O while reconnecting\n",
 			idev->name);
 		WRITE_ONCE(idev->fail_fast, true);
-		rdmablk_idev_unquiesce(idev);
+		__rdmablk_idev_unquiesce(idev);
 	}
-	mutex_unlock(&idev->recovery_lock);
+	mutex_unlock(&idev->quiesce_lock);
 }
 
 void rdmablk_idev_ka_work(struct work_struct *work)
@@ -602,9 +644,11 @@ void rdmablk_idev_reconnect_work(struct work_struct *work)
 	WRITE_ONCE(idev->reconnects, idev->reconnects + 1);
 	if (idev->queues[0].open_info.size != idev->info.size)
 		rdmablk_idev_resize(idev, idev->queues[0].open_info.size);
-	WRITE_ONCE(idev->fail_fast, false);
 	cancel_delayed_work(&idev->fail_fast_work);
-	rdmablk_idev_unquiesce(idev);
+	mutex_lock(&idev->quiesce_lock);
+	WRITE_ONCE(idev->fail_fast, false);
+	__rdmablk_idev_unquiesce(idev);
+	mutex_unlock(&idev->quiesce_lock);
 	rdmablk_idev_arm(idev, &idev->ka_work,
 			 READ_ONCE(idev->tmo.keepalive_tmo) * HZ / 2,
 			 RDMABLK_DEV_LIVE, false);
