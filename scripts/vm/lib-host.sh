@@ -295,9 +295,49 @@ vm_qemu_argv() {
 vm_start() {
 	vm_qemu_argv "$1" "$2" "$3" "$4" file "$5"
 	printf '%q ' "${VM_ARGV[@]}" >"$2/qemu.cmd"
-	"${VM_ARGV[@]}" </dev/null >"$2/qemu.log" 2>&1 &
+	: >"$2/qemu.log"
+	vm_boot_guard "$2" "${VM_ARGV[@]}" &
 	VM_PID=$!
 	VM_PIDS+=("$VM_PID")
+}
+
+# vm_boot_guard DIR QEMU-ARGV...: run QEMU (its console in DIR/console.log)
+# and exit with its status. Under TCG a guest's kernel now and then stops
+# early in its boot, before it calibrates its timers, and never reaches user
+# space (seen with the debug kernel: the console's last line "ACPI: setting
+# ELCR"); nothing of the module or the tests has run by then. A boot whose
+# initramfs has not said "vm-initramfs: started" within a minute (three
+# under the debug kernel) is killed and started again, once: its console is
+# kept as console.hung-boot.log and the test's log says so (boot-retried).
+# TERM or INT stop QEMU too; USR1 kills it at once (vm_power_cycle).
+vm_boot_guard() {
+	local dir=$1 qpid='' limit=60 start tries=0 rc
+	shift
+	[ "${RDMABLK_KERNEL:-default}" != debug ] || limit=180
+	trap '[ -z "$qpid" ] || kill -TERM "$qpid" 2>/dev/null; wait "$qpid" 2>/dev/null; exit 143' TERM INT
+	trap '[ -z "$qpid" ] || kill -KILL "$qpid" 2>/dev/null; wait "$qpid" 2>/dev/null; exit 137' USR1
+	while :; do
+		"$@" </dev/null >>"$dir/qemu.log" 2>&1 &
+		qpid=$!
+		start=$SECONDS
+		while kill -0 "$qpid" 2>/dev/null &&
+			! grep -qs 'vm-initramfs: started' "$dir/console.log"; do
+			if [ $((SECONDS - start)) -ge "$limit" ] && [ "$tries" = 0 ]; then
+				kill -KILL "$qpid" 2>/dev/null
+				wait "$qpid" 2>/dev/null
+				mv -f "$dir/console.log" "$dir/console.hung-boot.log"
+				echo "the guest's boot hung (no user space after ${limit}s; last line: $(tail -n 1 "$dir/console.hung-boot.log" | tr -d '\r')); booted again" >>"$dir/boot-retried"
+				tries=1
+				continue 2
+			fi
+			# A pause that the traps interrupt at once.
+			sleep 1 &
+			wait $!
+		done
+		rc=0
+		wait "$qpid" || rc=$?
+		exit "$rc"
+	done
 }
 
 # vm_start_udp_pair LOGDIR SMP: boot target and initiator joined by a UDP
@@ -551,7 +591,10 @@ vm_host_install() {
 # vm_verdict NAME LOGDIR SECONDS: the PASS or FAIL line of a test judged
 # into VM_REASONS, with the kernel's reports under a FAIL; returns 0/1.
 vm_verdict() {
-	local name=$1 logdir=$2 elapsed=$3
+	local name=$1 logdir=$2 elapsed=$3 note
+	while IFS= read -r note; do
+		echo "note: ${note#"$PWD"/}: $(cat "$note")"
+	done < <(find "$logdir" -maxdepth 2 -name boot-retried | sort)
 	if [ "${#VM_REASONS[@]}" -eq 0 ]; then
 		echo "PASS $name (${elapsed}s)"
 		[ -z "${VM_TALLY:-}" ] || echo "PASS $name" >>"$VM_TALLY"
@@ -566,13 +609,22 @@ vm_verdict() {
 		echo "  kernel report, ${report#"$logdir"/}:"
 		sed 's/^/    /' "$report"
 	done < <(find "$logdir" -maxdepth 2 -name kernel-report.txt -size +0 | sort)
+	# A test that ran out of time: where each guest was, for a log that
+	# is not kept (a CI run's).
+	if [ "${VM_TIMED_OUT:-0}" = 1 ]; then
+		while IFS= read -r report; do
+			echo "  last lines of ${report#"$PWD"/}:"
+			tail -n 12 "$report" | tr -d '\r' | cut -c1-200 | sed 's/^/    /'
+		done < <({ find "$logdir" -maxdepth 2 -name console.log | sort | grep .; } ||
+			{ [ ! -s "$logdir/shared-guest" ] || echo "$(cat "$logdir/shared-guest")/console.log"; })
+	fi
 	return 1
 }
 
 # vm_test_seconds PATH: about how long the test at PATH takes, in seconds,
 # under the kernel chosen (RDMABLK_KERNEL): its line in tests/vm/seconds
 # ("NNN DEFAULT DEBUG", measured in a make check run), or a quarter of its
-# VM_TIMEOUT when it has none. Only for dealing tests into guests.
+# VM_TIMEOUT when it has none. Only for the order of the shared guests' pool.
 vm_test_seconds() {
 	local n col=2 secs
 	n=$(basename "$1")
@@ -601,61 +653,97 @@ vm_shareable() {
 	[ "$(vm_header_var "$path" VM_SHARE)" != no ]
 }
 
-# vm_run_batch PATH...: one-guest tests (vm_shareable) one after the other in
-# one guest, saving a boot each (about 15 s, 45 s under the debug kernel);
+# Shared guests: one-guest tests (vm_shareable) one after the other in one
+# guest, saving a boot each (about 15 s, 110 s under the debug kernel);
 # scripts/vm/guest-init resets the guest between two and gives each test its
 # own results, time limit and kernel log, judged as vm_run_test judges them.
-# A test that ends the guest (a crash, its time limit) or leaves what the
-# guest cannot undo ends it; the tests after it run in a new guest. Prints a
-# PASS/FAIL line per test; returns 1 if any failed.
-vm_run_batch() {
-	local -a todo=("$@")
-	local rc=0
-	while [ "${#todo[@]}" -gt 0 ]; do
-		vm_batch_guest "${todo[@]}" || rc=1
-		todo=("${VM_BATCH_LEFT[@]}")
+# The tests wait in a pool (vm_pool_create), longest first; each guest takes
+# the next test nobody took (a directory in the pool's claims/, made by
+# mkdir, which only one guest can make), so that guests side by side (-j N:
+# one vm_run_pool each) end at about the same time however long the tests
+# take today. A test that ends the guest (a crash, its time limit) or leaves
+# what the guest cannot undo ends that guest; the tests nobody took yet run
+# in the other guests or in a new one.
+
+# vm_pool_create DIR PATH...: a pool of tests in DIR (the guests' /shared):
+# batch.list ("NAME SCRIPT LIMIT" a line, in the order given: LIMIT is the
+# seconds the guest gives the test, a little less than its VM_TIMEOUT) and
+# paths (NAME PATH). Scripts outside the tree are copied into the pool.
+vm_pool_create() {
+	local dir=$1 t name timeout scale=${RDMABLK_VM_TIMEOUT_SCALE:-1}
+	shift
+	rm -rf "$dir"
+	mkdir -p "$dir/claims"
+	for t in "$@"; do
+		name=$(basename "$t")
+		timeout=$(($(vm_header_var "$t" VM_TIMEOUT) * scale))
+		echo "$name $t" >>"$dir/paths"
+		case $t in
+		"$VM_REPO"/*) echo "$name /src/${t#"$VM_REPO"/} $((timeout - $(vm_guest_margin "$timeout")))" ;;
+		*) cp "$t" "$dir/$name.script" &&
+			echo "$name /shared/$name.script $((timeout - $(vm_guest_margin "$timeout")))" ;;
+		esac
+	done >"$dir/batch.list"
+}
+
+# vm_pool_unclaimed DIR: the names of the pool's tests that no guest took.
+vm_pool_unclaimed() {
+	local name _
+	while read -r name _; do
+		[ -e "$1/claims/$name" ] || echo "$name"
+	done <"$1/batch.list"
+}
+
+# vm_run_pool DIR [SLOT]: shared guests, one after the other, while the
+# pool holds a test nobody took; SLOT (1) tells side-by-side runs' guests
+# apart: build/vm-logs/shared-guest.SLOT-K for the Kth. Prints a PASS/FAIL
+# line per test it ran; returns 1 if any failed.
+vm_run_pool() {
+	local rc=0 k=0
+	while [ -n "$(vm_pool_unclaimed "$1")" ]; do
+		k=$((k + 1))
+		vm_pool_guest "$1" "$VM_LOG_ROOT/shared-guest.${2:-1}-$k" || rc=1
 	done
 	return "$rc"
 }
 
-# vm_batch_guest PATH...: boot one shared guest for the tests; those it did
-# not start are left in VM_BATCH_LEFT.
-vm_batch_guest() {
-	local -a paths=("$@") names=() timeouts=()
-	local bdir i t name timeout limit scale=${RDMABLK_VM_TIMEOUT_SCALE:-1} pid
-	local cur=-1 now deadline rc=0 took logdir
-	VM_BATCH_LEFT=()
-	bdir=$VM_LOG_ROOT/shared-guest.$(basename "$1")
+# vm_pool_guest DIR GUESTDIR: boot one shared guest, its logs in GUESTDIR,
+# that takes tests from the pool until none is left or it must stop; judge
+# the tests it took.
+vm_pool_guest() {
+	local pool=$1 bdir=$2 name path t now deadline rc=0 took logdir scale=${RDMABLK_VM_TIMEOUT_SCALE:-1}
+	local cur='' seen=0 pid
+	local -A path_of=() timeout_of=()
+	while read -r name path; do
+		path_of[$name]=$path
+		timeout_of[$name]=$(($(vm_header_var "$path" VM_TIMEOUT) * scale))
+	done <"$pool/paths"
 	rm -rf "$bdir"
-	mkdir -p "$bdir/shared"
-	for t in "${paths[@]}"; do
-		name=$(basename "$t")
-		timeout=$(($(vm_header_var "$t" VM_TIMEOUT) * scale))
-		names+=("$name")
-		timeouts+=("$timeout")
-		# The guest's own limit for the test: a little shorter.
-		limit=$((timeout - $(vm_guest_margin "$timeout")))
-		case $t in
-		"$VM_REPO"/*) echo "$name /src/${t#"$VM_REPO"/} $limit" ;;
-		*) cp "$t" "$bdir/$name.script" && echo "$name /results/$name.script $limit" ;;
-		esac
-	done >"$bdir/batch.list"
+	mkdir -p "$bdir"
 	vm_write_conf "$bdir" VM_ROLE=one VM_NET=one VM_MODE=one \
-		VM_BATCH=/results/batch.list VM_TEST="shared guest" VM_FUNC=test_main
-	vm_start one "$bdir" "$bdir/shared" none "${RDMABLK_VM_SMP:-2}"
+		VM_BATCH=/shared/batch.list VM_TEST="shared guest" VM_FUNC=test_main
+	vm_start one "$bdir" "$pool" none "${RDMABLK_VM_SMP:-2}"
 	pid=$VM_PID
-	# The boot and the bench's setup: as long as the longest test may take.
+	# The boot and the bench's setup, and the debug lane's kmemleak scans
+	# after the last test ("@kmemleak" in the guest's order file).
 	deadline=$(($(date +%s) + 300 * scale))
 	while vm_alive "$pid"; do
-		for ((i = cur + 1; i < ${#names[@]}; i++)); do
-			[ -e "$bdir/${names[i]}/started" ] || break
-			cur=$i
-			deadline=$(($(date +%s) + timeouts[i]))
-		done
+		# The guest adds each test it takes to its order file.
+		if [ -s "$bdir/order" ] && [ "$(wc -l <"$bdir/order")" -gt "$seen" ]; then
+			seen=$(wc -l <"$bdir/order")
+			cur=$(tail -n 1 "$bdir/order")
+			if [ "$cur" = @kmemleak ]; then
+				deadline=$(($(date +%s) + 300 * scale))
+			else
+				deadline=$(($(date +%s) + timeout_of[$cur]))
+			fi
+		fi
 		now=$(date +%s)
 		if [ "$now" -ge "$deadline" ]; then
 			vm_kill "$pid"
-			[ "$cur" -lt 0 ] || echo "killed by the host at the time limit" >"$bdir/${names[cur]}/host-timeout"
+			if [ -n "$cur" ] && [ "$cur" != @kmemleak ]; then
+				echo "killed by the host at the time limit" >"$bdir/$cur/host-timeout"
+			fi
 			break
 		fi
 		sleep 0.2
@@ -663,14 +751,21 @@ vm_batch_guest() {
 	wait "$pid" 2>/dev/null || true
 	VM_PIDS=()
 
-	for ((i = 0; i < ${#names[@]}; i++)); do
-		name=${names[i]}
+	# The guest ended before its first test (its boot, its setup): the
+	# first test nobody took fails for it, so that a guest that cannot
+	# boot does not loop.
+	if [ ! -s "$bdir/order" ]; then
+		name=$(vm_pool_unclaimed "$pool" | head -n 1)
+		[ -n "$name" ] && mkdir "$pool/claims/$name" 2>/dev/null || return 0
+		echo "$name" >"$bdir/order"
+		mkdir -p "$bdir/$name"
+	fi
+	[ ! -s "$bdir/boot-retried" ] || echo "note: ${bdir#"$PWD"/}: $(cat "$bdir/boot-retried")"
+	local scanned=1
+	[ "$(tail -n 1 "$bdir/order")" != @kmemleak ] || [ -e "$bdir/kmemleak-done" ] || scanned=0
+	while read -r name; do
+		[ "$name" != @kmemleak ] || continue
 		t=$bdir/$name
-		# Not started after one that was: the guest could not be reset.
-		if [ ! -e "$t/started" ] && [ "$i" -gt 0 ]; then
-			VM_BATCH_LEFT=("${paths[@]:i}")
-			break
-		fi
 		logdir=$VM_LOG_ROOT/$name
 		rm -rf "$logdir"
 		mkdir -p "$t"
@@ -689,16 +784,16 @@ vm_batch_guest() {
 			[ ! -s "$bdir/setup-failed" ] || cp "$bdir/setup-failed" "$logdir/"
 			[ ! -s "$bdir/qemu.log" ] || cp "$bdir/qemu.log" "$logdir/"
 		fi
-		vm_judge_guest "$logdir" one "$(vm_header_var "${paths[i]}" VM_LOG_IGNORE)"
-		[ "$VM_TIMED_OUT" = 0 ] || VM_REASONS=("timed out after ${timeouts[i]}s (VM_TIMEOUT)" "${VM_REASONS[@]}")
+		vm_judge_guest "$logdir" one "$(vm_header_var "${path_of[$name]}" VM_LOG_IGNORE)"
+		[ "$VM_TIMED_OUT" = 0 ] || VM_REASONS=("timed out after ${timeout_of[$name]}s (VM_TIMEOUT)" "${VM_REASONS[@]}")
+		# The debug lane's kmemleak scans after the guest's last test
+		# judge every test it ran (vm_judge_guest reads their verdict).
+		if [ "$scanned" = 0 ]; then
+			VM_REASONS+=("the shared guest's kmemleak scans after its last test did not finish; see ${bdir#"$PWD"/}/console.log")
+		fi
 		took=$(cat "$logdir/took" 2>/dev/null || echo "?")
 		vm_verdict "$name" "$logdir" "$took" || rc=1
-		# A test during which the guest ended: the rest need a new one.
-		if [ ! -e "$logdir/exit-code" ] || [ -e "$logdir/guest-timeout" ]; then
-			VM_BATCH_LEFT=("${paths[@]:i+1}")
-			break
-		fi
-	done
+	done <"$bdir/order"
 	return "$rc"
 }
 
@@ -708,7 +803,7 @@ vm_batch_guest() {
 # kept as console.bootN.log. Sets VM_PID.
 vm_power_cycle() {
 	local logdir=$1 role=$2 pid=$3 smp=$4 dir=$1/$2 boot net
-	kill -KILL "$pid" 2>/dev/null || true
+	kill -USR1 "$pid" 2>/dev/null || true
 	wait "$pid" 2>/dev/null || true
 	boot=$(sed -n 's/^export VM_BOOT=//p' "$dir/vm.conf" | tail -n 1)
 	boot=${boot:-1}
