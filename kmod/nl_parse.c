@@ -116,6 +116,7 @@ const struct nla_policy rdmablk_nl_host_policy[RDMABLK_ATTR_MAX + 1] = {
 	[RDMABLK_ATTR_HOSTID] = NLA_POLICY_EXACT_LEN(RDMABLK_UUID_SIZE),
 	[RDMABLK_ATTR_AUTH_KEY] = RDMABLK_NL_KEY_POLICY,
 	[RDMABLK_ATTR_AUTH_TARGET_KEY] = RDMABLK_NL_KEY_POLICY,
+	[RDMABLK_ATTR_HOST_REAUTH] = { .type = NLA_FLAG },
 };
 
 const struct nla_policy rdmablk_nl_dev_set_policy[RDMABLK_ATTR_MAX + 1] = {
@@ -412,12 +413,15 @@ int rdmablk_nl_parse_host(struct nlattr **attrs, bool set,
 	nla_memcpy(req->hostid, attrs[RDMABLK_ATTR_HOSTID], sizeof(req->hostid));
 	if (!set) {
 		if (attrs[RDMABLK_ATTR_AUTH_KEY] ||
-		    attrs[RDMABLK_ATTR_AUTH_TARGET_KEY]) {
-			NL_SET_ERR_MSG(extack, "HOST_DEL takes a host id only");
+		    attrs[RDMABLK_ATTR_AUTH_TARGET_KEY] ||
+		    attrs[RDMABLK_ATTR_HOST_REAUTH]) {
+			NL_SET_ERR_MSG(extack,
+				       "HOST_DEL takes a host id only (it always closes the host's connections)");
 			return -EINVAL;
 		}
 		return 0;
 	}
+	req->reauth = nla_get_flag(attrs[RDMABLK_ATTR_HOST_REAUTH]);
 	return rdmablk_nl_parse_keys(attrs, true, &req->key, &req->target_key,
 				     extack);
 }

@@ -558,6 +558,17 @@ static int host(struct nl_req *r, bool set, struct rdmablk_host_req *req)
 	return rdmablk_nl_parse_host(r->tb, set, req, &r->extack);
 }
 
+/* HOST_SET (@set) or HOST_DEL of test_uuid with flag attribute @flag. */
+static int host_with_flag(struct kunit *test, struct nl_req *r, int flag, bool set,
+			  struct rdmablk_host_req *req)
+{
+	nl_req_init(test, r);
+	KUNIT_ASSERT_EQ(test, nla_put(r->skb, RDMABLK_ATTR_HOSTID, RDMABLK_UUID_SIZE,
+				      test_uuid), 0);
+	KUNIT_ASSERT_EQ(test, nla_put_flag(r->skb, flag), 0);
+	return host(r, set, req);
+}
+
 static void rdmablk_nl_host_checks(struct kunit *test)
 {
 	struct rdmablk_host_req req;
@@ -573,6 +584,12 @@ static void rdmablk_nl_host_checks(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memcmp(req.hostid, test_uuid, RDMABLK_UUID_SIZE), 0);
 	KUNIT_EXPECT_EQ(test, req.key.hmac, RDMABLK_AUTH_HMAC_SHA384);
 	KUNIT_EXPECT_EQ(test, req.target_key.hmac, 0);
+	KUNIT_EXPECT_FALSE(test, req.reauth);
+	rdmablk_host_req_wipe(&req);
+	/* ... HOST_REAUTH: the host's connections are closed too. */
+	KUNIT_ASSERT_EQ(test, nla_put_flag(r.skb, RDMABLK_ATTR_HOST_REAUTH), 0);
+	KUNIT_ASSERT_EQ(test, host(&r, true, &req), 0);
+	KUNIT_EXPECT_TRUE(test, req.reauth);
 	rdmablk_host_req_wipe(&req);
 	nl_req_free(&r);
 
@@ -600,12 +617,15 @@ static void rdmablk_nl_host_checks(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, host(&r, false, &req), -EINVAL);
 	nl_req_free(&r);
 
+	/* ... and no HOST_REAUTH: it always closes the host's connections. */
+	KUNIT_EXPECT_EQ(test, host_with_flag(test, &r, RDMABLK_ATTR_HOST_REAUTH, false, &req),
+			-EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, r.extack._msg);
+	nl_req_free(&r);
+
 	/* Another operation's attribute: the policy refuses it. */
-	nl_req_init(test, &r);
-	KUNIT_ASSERT_EQ(test, nla_put(r.skb, RDMABLK_ATTR_HOSTID, RDMABLK_UUID_SIZE,
-				      test_uuid), 0);
-	KUNIT_ASSERT_EQ(test, nla_put_flag(r.skb, RDMABLK_ATTR_AUTH_REQUIRED), 0);
-	KUNIT_EXPECT_EQ(test, host(&r, true, &req), -EINVAL);
+	KUNIT_EXPECT_EQ(test, host_with_flag(test, &r, RDMABLK_ATTR_AUTH_REQUIRED, true, &req),
+			-EINVAL);
 	KUNIT_EXPECT_NOT_NULL(test, r.extack.bad_attr);
 	nl_req_free(&r);
 }

@@ -158,6 +158,7 @@ static inline void rdmablk_attach_req_wipe(struct rdmablk_attach_req *req)
  * @hostid: the host
  * @key: the secret it proves itself with (HOST_SET)
  * @target_key: the secret the target proves itself to it with, or none
+ * @reauth: HOST_SET closes the host's live connections too
  *
  * Whoever decoded one wipes it with rdmablk_host_req_wipe().
  */
@@ -165,6 +166,7 @@ struct rdmablk_host_req {
 	u8 hostid[RDMABLK_UUID_SIZE];
 	struct rdmablk_key key;
 	struct rdmablk_key target_key;
+	bool reauth;
 };
 
 static inline void rdmablk_host_req_wipe(struct rdmablk_host_req *req)

@@ -109,6 +109,24 @@ TEST(Requests, ExportAddLeavesAnEmptyAllowListOut)
 	EXPECT_EQ(attrs[3], test::flag_attr(RDMABLK_ATTR_READ_ONLY));
 }
 
+TEST(Requests, HostSetCarriesTheHostItsKeysAndReauthWhenAsked)
+{
+	const std::vector<std::uint8_t> key(32, 0x11), target_key(48, 0x22);
+	const Msg plain = build_host_set(family_id, test::example_hostid(), key);
+	expect_header(*plain, RDMABLK_CMD_HOST_SET, NLM_F_ACK);
+	const auto attrs = attrs_of(*plain);
+	ASSERT_EQ(attrs.size(), 2u);
+	EXPECT_EQ(attrs[0], test::uuid_attr(RDMABLK_ATTR_HOSTID, test::example_hostid()));
+	EXPECT_EQ(attrs[1].type, RDMABLK_ATTR_AUTH_KEY);
+
+	const Msg reauth =
+		build_host_set(family_id, test::example_hostid(), key, target_key, true);
+	const auto more = attrs_of(*reauth);
+	ASSERT_EQ(more.size(), 4u);
+	EXPECT_EQ(more[2].type, RDMABLK_ATTR_AUTH_TARGET_KEY);
+	EXPECT_EQ(more[3], test::flag_attr(RDMABLK_ATTR_HOST_REAUTH));
+}
+
 TEST(Requests, ExportDelCarriesTheName)
 {
 	const Msg msg = build_export_del(family_id, "disk0");

@@ -25,6 +25,13 @@
  *  - A connection's exchange (@conn->auth, @conn->auth_mode) is touched
  *    only by its receive handling, one command at a time (tconn.h), and
  *    freed by its teardown.
+ *  - Revocation and forced re-authentication: a command notes the host id
+ *    it claims (rdmablk_tconn_claim_host(), under rdmablk_tconns_lock)
+ *    before it takes rdmablk_thosts_lock to look at that host's keys;
+ *    HOST_DEL, and HOST_SET with HOST_REAUTH, change the keys under
+ *    rdmablk_thosts_lock and then close the connections that claimed the
+ *    host. So a command either sees the new keys or is closed. The two
+ *    locks are never held together.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -101,12 +108,26 @@ static void rdmablk_thost_free(struct rdmablk_thost *h)
 	kfree_sensitive(h);
 }
 
+/*
+ * After the keys of @hostid changed under rdmablk_thosts_lock: close the
+ * connections that claimed it. One that claims it later sees the new keys.
+ */
+static void rdmablk_thost_close(const u8 *hostid, const char *why)
+{
+	unsigned int n = rdmablk_tconn_close_host(hostid);
+
+	if (n)
+		pr_info("host %pUb: %s; closed its %u connection(s)\n", hostid, why, n);
+}
+
 /**
  * rdmablk_thost_set() - HOST_SET: a host's keys, for new connections
  * @req: the host and its keys
  * @extack: where a failure is explained
  *
- * Connections that authenticated with the former keys stay up.
+ * Connections that authenticated with the former keys stay up, unless
+ * @req->reauth: then every connection of the host is closed, and its
+ * initiators authenticate again as they reconnect.
  *
  * Return: 0, -ENOSPC past RDMABLK_MAX_AUTH_HOSTS, or -ENOMEM.
  */
@@ -125,7 +146,7 @@ int rdmablk_thost_set(const struct rdmablk_host_req *req,
 		h->target_key = req->target_key;
 		mutex_unlock(&rdmablk_thosts_lock);
 		kfree(new);
-		return 0;
+		goto out;
 	}
 	if (rdmablk_nr_thosts >= RDMABLK_MAX_AUTH_HOSTS) {
 		mutex_unlock(&rdmablk_thosts_lock);
@@ -140,6 +161,9 @@ int rdmablk_thost_set(const struct rdmablk_host_req *req,
 	list_add_tail(&new->node, &rdmablk_thosts);
 	rdmablk_nr_thosts++;
 	mutex_unlock(&rdmablk_thosts_lock);
+out:
+	if (req->reauth)
+		rdmablk_thost_close(req->hostid, "keys changed");
 	return 0;
 }
 
@@ -147,6 +171,8 @@ int rdmablk_thost_set(const struct rdmablk_host_req *req,
  * rdmablk_thost_del() - HOST_DEL: forget a host's keys
  * @hostid: the host
  * @extack: where a failure is explained
+ *
+ * The host's connections are closed: a revoked key keeps nothing open.
  *
  * Return: 0, or -ENOENT.
  */
@@ -166,6 +192,7 @@ int rdmablk_thost_del(const u8 *hostid, struct netlink_ext_ack *extack)
 		return -ENOENT;
 	}
 	rdmablk_thost_free(h);
+	rdmablk_thost_close(hostid, "keys removed");
 	return 0;
 }
 
@@ -344,6 +371,8 @@ static u16 rdmablk_tauth_challenge(struct rdmablk_tconn *conn,
 	if (!key)
 		return RDMABLK_S_IO_ERROR;
 	target_key = key + 1;
+	/* Before the keys are copied: see rdmablk_tconn_claim_host(). */
+	rdmablk_tconn_claim_host(conn, a->hostid);
 	mutex_lock(&rdmablk_thosts_lock);
 	h = rdmablk_thost_find(a->hostid);
 	if (h) {
@@ -429,6 +458,7 @@ u16 rdmablk_tconn_auth_admit(struct rdmablk_tconn *conn, const u8 *hostid,
 {
 	const struct rdmablk_auth *a = conn->auth;
 
+	rdmablk_tconn_claim_host(conn, hostid);
 	if (conn->auth_mode != RDMABLK_AUTH_MODE_NONE)
 		return !memcmp(a->hostid, hostid, RDMABLK_UUID_SIZE) &&
 		       !strcmp(a->name, name) ?

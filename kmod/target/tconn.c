@@ -702,6 +702,53 @@ void rdmablk_tconn_close_export(struct rdmablk_export *exp)
 	spin_unlock(&exp->conns_lock);
 }
 
+/**
+ * rdmablk_tconn_claim_host() - note the host id @conn says it is
+ * @conn: the connection
+ * @hostid: the host id of its AUTH_CHALLENGE, OPEN or DISC_* command
+ *
+ * Called before the command looks at the target's keys for @hostid, so
+ * that a HOST_SET or HOST_DEL that changes them either is seen by the
+ * command or finds the claim and closes the connection
+ * (rdmablk_tconn_close_host()).
+ *
+ * Context: CQ work, one command of @conn at a time.
+ */
+void rdmablk_tconn_claim_host(struct rdmablk_tconn *conn, const u8 *hostid)
+{
+	spin_lock(&rdmablk_tconns_lock);
+	memcpy(conn->hostid, hostid, sizeof(conn->hostid));
+	conn->hostid_set = true;
+	spin_unlock(&rdmablk_tconns_lock);
+}
+
+/**
+ * rdmablk_tconn_close_host() - close every connection that claimed @hostid
+ * @hostid: the host whose keys changed or went
+ *
+ * Its initiators reconnect and, if they can, authenticate again with the
+ * keys the target holds now. Does not wait for the teardown.
+ *
+ * Return: how many connections were closed.
+ */
+unsigned int rdmablk_tconn_close_host(const u8 *hostid)
+{
+	struct rdmablk_tconn *conn;
+	unsigned int n = 0;
+
+	spin_lock(&rdmablk_tconns_lock);
+	list_for_each_entry(conn, &rdmablk_tconns, node) {
+		if (!conn->hostid_set ||
+		    memcmp(conn->hostid, hostid, sizeof(conn->hostid)))
+			continue;
+		if (!test_bit(RDMABLK_TCONN_CLOSING, &conn->flags))
+			n++;
+		rdmablk_tconn_close(conn);
+	}
+	spin_unlock(&rdmablk_tconns_lock);
+	return n;
+}
+
 /* Close the connections on @dev (all when NULL) and wait for them. */
 static void rdmablk_tconn_close_all(struct ib_device *dev)
 {

@@ -9,7 +9,9 @@
  * Locking and lifetime:
  *  - rdmablk_tconns_lock (spinlock) protects rdmablk_tconns, the list of
  *    every connection, used at device removal and module unload, and
- *    rdmablk_disc_conns, the discovery sessions told of export changes.
+ *    rdmablk_disc_conns, the discovery sessions told of export changes,
+ *    and each connection's @hostid and @hostid_set (the host it claims to
+ *    be, which HOST_SET with HOST_REAUTH and HOST_DEL close by).
  *  - tconn->lock (spinlock, taken from bio completion, so irq-safe)
  *    protects @free_reqs, @nr_free, @pending, @failed, @nr_failed,
  *    @outstanding and the discovery session's waiting command (@disc_wait
@@ -145,6 +147,9 @@ struct rdmablk_treq {
  * @auth_mode: enum rdmablk_auth_mode the exchange ended in
  * @disc_used: a discovery session answered a DISC_* command: too late to
  *	authenticate
+ * @hostid: the host id this connection last claimed (AUTH_CHALLENGE, OPEN,
+ *	DISC_*), valid with @hostid_set; rdmablk_tconns_lock
+ * @hostid_set: @hostid holds a claim
  * @exp_node: entry in @exp->conns
  * @disc_node: entry in rdmablk_disc_conns (discovery sessions)
  * @tpages: payload pages this connection's commands reuse
@@ -193,6 +198,8 @@ struct rdmablk_tconn {
 	struct rdmablk_auth *auth;
 	u8 auth_mode;
 	bool disc_used;
+	u8 hostid[RDMABLK_UUID_SIZE];
+	bool hostid_set;
 	struct list_head exp_node;
 	struct list_head disc_node;
 	struct rdmablk_tpages tpages;
@@ -234,6 +241,8 @@ extern spinlock_t rdmablk_tconns_lock;
 
 /* tconn.c */
 void rdmablk_tconn_close(struct rdmablk_tconn *conn);
+void rdmablk_tconn_claim_host(struct rdmablk_tconn *conn, const u8 *hostid);
+unsigned int rdmablk_tconn_close_host(const u8 *hostid);
 u16 rdmablk_tconn_open(struct rdmablk_tconn *conn, struct rdmablk_treq *req,
 		       struct rdmablk_trecv *recv, u32 inline_len);
 

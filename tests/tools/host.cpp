@@ -23,6 +23,7 @@ struct HostSetArgs {
 	std::string hostid;
 	std::string key_file;
 	std::string target_key_file; /* empty: none */
+	bool reauth = false;
 };
 
 int run_host_set(const HostSetArgs &args)
@@ -33,7 +34,8 @@ int run_host_set(const HostSetArgs &args)
 		target_key = auth::read_key_file(args.target_key_file);
 	nl::Client::connect().host_set(nl::parse_uuid(args.hostid), key.secret(),
 				       target_key ? target_key->secret()
-						  : std::span<const std::uint8_t>{});
+						  : std::span<const std::uint8_t>{},
+				       args.reauth);
 	return 0;
 }
 
@@ -72,6 +74,8 @@ void add_host_set(CLI::App &app, Action &selected)
 	sub->add_option("--key-file", args->key_file,
 			"File holding the host's key (RDMABLK-1:..., mode 0600)")
 		->required();
+	sub->add_flag("--reauth", args->reauth,
+		      "Close the host's live connections too: they authenticate again");
 	sub->add_option("--target-key-file", args->target_key_file,
 			"File holding the key this target proves itself to the host with");
 	sub->callback([&selected, args] { selected = [args] { return run_host_set(*args); }; });
@@ -80,7 +84,8 @@ void add_host_set(CLI::App &app, Action &selected)
 void add_host_del(CLI::App &app, Action &selected)
 {
 	auto hostid = std::make_shared<std::string>();
-	CLI::App *sub = app.add_subcommand("host-del", "Forget a host's keys");
+	CLI::App *sub =
+		app.add_subcommand("host-del", "Forget a host's keys and close its connections");
 	sub->add_option("HOSTID", *hostid, "The host's UUID")
 		->required()
 		->check(parsed_by(nl::parse_uuid));

@@ -55,10 +55,16 @@
  *       [RDMABLK_ATTR_AUTH_TARGET_KEY] binary the secret this target proves itself
  *                                             to that host with, when it asks; as
  *                                             AUTH_KEY
+ *       [RDMABLK_ATTR_HOST_REAUTH]    flag    close the host's live connections too:
+ *                                             its initiators reconnect and
+ *                                             authenticate with the new keys
  *                                 A host with keys must authenticate to open any
  *                                 export or list any in discovery. Keys are
  *                                 never reported, logged or sent in an event.
- *   RDMABLK_CMD_HOST_DEL          request: RDMABLK_ATTR_HOSTID
+ *   RDMABLK_CMD_HOST_DEL          request: RDMABLK_ATTR_HOSTID; forgets the host's
+ *                                 keys and closes its live connections (every
+ *                                 connection that named this host id), so that
+ *                                 a revoked key opens nothing more
  *   RDMABLK_CMD_HOST_GET          dump; one message per host with keys:
  *       RDMABLK_ATTR_HOSTID
  *       RDMABLK_ATTR_AUTH_HMAC        u32     enum rdmablk_auth_hmac of AUTH_KEY
@@ -255,6 +261,7 @@ enum rdmablk_attr {
 	RDMABLK_ATTR_AUTH_TARGET_HMAC,	/* u32, enum rdmablk_auth_hmac */
 	RDMABLK_ATTR_AUTH_OK,		/* u64 */
 	RDMABLK_ATTR_AUTH_FAILED,	/* u64 */
+	RDMABLK_ATTR_HOST_REAUTH,	/* flag */
 
 	__RDMABLK_ATTR_MAX,
 };

@@ -71,6 +71,7 @@ constexpr SpecTable specs = [] {
 	ATTR(AUTH_TARGET_HMAC, u32, 0);
 	ATTR(AUTH_OK, u64, 0);
 	ATTR(AUTH_FAILED, u64, 0);
+	ATTR(HOST_REAUTH, flag, 0);
 #undef ATTR
 	return t;
 }();

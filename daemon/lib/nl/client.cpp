@@ -131,9 +131,9 @@ std::vector<Device> Client::dev_get()
 }
 
 void Client::host_set(const Uuid &hostid, std::span<const std::uint8_t> key,
-		      std::span<const std::uint8_t> target_key)
+		      std::span<const std::uint8_t> target_key, bool reauth)
 {
-	const Msg req = build_host_set(family_, hostid, key, target_key);
+	const Msg req = build_host_set(family_, hostid, key, target_key, reauth);
 	const WipeOnExit wipe{*req};
 	transport_->transact(*req, "setting the keys of host " + to_string(hostid));
 }

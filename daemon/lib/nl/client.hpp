@@ -50,9 +50,13 @@ public:
 	void reconnect(std::uint32_t index);
 	std::vector<Device> dev_get();
 
-	/* The target's keys for @hostid; @target_key empty: none. */
+	/*
+	 * The target's keys for @hostid; @target_key empty: none. @reauth:
+	 * the host's live connections are closed and authenticate again.
+	 */
 	void host_set(const Uuid &hostid, std::span<const std::uint8_t> key,
-		      std::span<const std::uint8_t> target_key = {});
+		      std::span<const std::uint8_t> target_key = {}, bool reauth = false);
+	/* Forget @hostid's keys; the target closes its live connections. */
 	void host_del(const Uuid &hostid);
 	std::vector<Host> host_get();
 

@@ -164,11 +164,13 @@ Msg build_dev_get(int family)
 }
 
 Msg build_host_set(int family, const Uuid &hostid, std::span<const std::uint8_t> key,
-		   std::span<const std::uint8_t> target_key)
+		   std::span<const std::uint8_t> target_key, bool reauth)
 {
 	Msg msg = build_request(family, RDMABLK_CMD_HOST_SET, NLM_F_ACK);
 	put_uuid(*msg, RDMABLK_ATTR_HOSTID, hostid);
 	put_keys(*msg, key, target_key);
+	if (reauth)
+		put_flag(*msg, RDMABLK_ATTR_HOST_REAUTH);
 	return msg;
 }
 

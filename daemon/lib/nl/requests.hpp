@@ -89,10 +89,12 @@ Msg build_dev_get(int family);
 
 /*
  * The target's keys for host @hostid: @key, and @target_key (empty: none)
- * to prove itself to it. The message holds the secrets: wipe_msg() it.
+ * to prove itself to it; @reauth: close the host's live connections too,
+ * so that they authenticate again. The message holds the secrets:
+ * wipe_msg() it.
  */
 Msg build_host_set(int family, const Uuid &hostid, std::span<const std::uint8_t> key,
-		   std::span<const std::uint8_t> target_key = {});
+		   std::span<const std::uint8_t> target_key = {}, bool reauth = false);
 Msg build_host_del(int family, const Uuid &hostid);
 /* A dump request: one reply per host the target holds keys for. */
 Msg build_host_get(int family);

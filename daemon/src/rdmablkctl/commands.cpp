@@ -186,10 +186,13 @@ std::vector<Command> add_commands(CLI::App &app, Raw &raw)
 	add_key_files(*host_add, raw,
 		      "File holding the key the host proves itself with (required)",
 		      "File holding the key this target proves itself with, when the host asks");
+	host_add->add_flag("--reauth", raw.reauth,
+			   "Close the host's open sessions too: its initiators reconnect and "
+			   "authenticate with the new keys");
 	commands.push_back({host_add, host_add_request});
 
-	CLI::App *host_del =
-		command(*hosts, "del", "Forget HOSTID's keys; its open sessions stay", raw);
+	CLI::App *host_del = command(
+		*hosts, "del", "Forget HOSTID's keys and close its open sessions (revocation)", raw);
 	host_del->add_option("HOSTID", raw.hostid, "The host's id")->required()->type_name("");
 	commands.push_back({host_del, host_del_request});
 

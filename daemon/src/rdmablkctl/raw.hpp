@@ -27,6 +27,8 @@ struct Raw {
 	std::string target_key_file;
 	/* host add, host del */
 	std::string hostid;
+	/* host add: close the host's sessions too */
+	bool reauth = false;
 	std::string device;
 	/* discovery add --attach: "all", export names, export UUIDs. */
 	std::vector<std::string> attach;

@@ -173,6 +173,8 @@ ctl::Request host_add_request(const Raw &raw)
 					    "host authenticates with (rdmablkctl key generate)");
 	json args = {{"id", uuid_arg(raw.hostid)}};
 	key_files(args, raw);
+	if (raw.reauth)
+		args["reauth"] = true;
 	return {"host_add", std::move(args)};
 }
 

@@ -24,7 +24,10 @@ ctl::Request discovery_add_request(const Raw &raw);
 ctl::Request discovery_del_request(const Raw &raw);
 ctl::Request attach_request(const Raw &raw);
 ctl::Request export_add_request(const Raw &raw);
-/* host add HOSTID --key-file FILE [--target-key-file FILE]; host del HOSTID. */
+/*
+ * host add HOSTID --key-file FILE [--target-key-file FILE] [--reauth];
+ * host del HOSTID.
+ */
 ctl::Request host_add_request(const Raw &raw);
 ctl::Request host_del_request(const Raw &raw);
 /* By DEVICE, or by ADDR[:PORT] NAME. */

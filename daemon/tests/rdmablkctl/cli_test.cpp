@@ -170,6 +170,8 @@ TEST(Cli, Authentication)
 			"/etc/k/a.key", "--target-key-file", "/etc/k/../k/t.key"},
 		       "host_add",
 		       {{"id", id}, {"key_file", "/etc/k/a.key"}, {"target_key_file", "/etc/k/t.key"}});
+	expect_request({"host", "add", id, "--key-file", "/etc/k/a.key", "--reauth"}, "host_add",
+		       {{"id", id}, {"key_file", "/etc/k/a.key"}, {"reauth", true}});
 	expect_request({"host", "del", id}, "host_del", {{"id", id}});
 	expect_request({"host", "list"}, "host_list", json::object());
 	expect_request({"attach", "192.0.2.1", "db0", "--key-file", "/etc/k/a.key"}, "attach",

@@ -102,6 +102,31 @@ TEST_F(EngineAuthTest, HostAddAgainReplacesTheKeys)
 	EXPECT_FALSE(config().hosts[0].target_key_file);
 }
 
+TEST_F(EngineAuthTest, HostAddWithReauthAsksTheKernelToCloseTheHostsSessions)
+{
+	const std::string key = key_file("a.key", 1);
+	ASSERT_TRUE(call("host_add", {{"id", nl::to_string(host_a)}, {"key_file", key}}).ok);
+	ASSERT_TRUE(call("host_add",
+			 {{"id", nl::to_string(host_a)}, {"key_file", key}, {"reauth", true}})
+			    .ok);
+	ASSERT_TRUE(call("host_add",
+			 {{"id", nl::to_string(host_a)}, {"key_file", key}, {"reauth", false}})
+			    .ok);
+	EXPECT_EQ(kernel.changes(), (std::vector<std::string>{
+					    "host_set " + nl::to_string(host_a),
+					    "host_set " + nl::to_string(host_a) + " reauth",
+					    "host_set " + nl::to_string(host_a)}));
+	/* A one-off: the configuration does not keep it. */
+	ASSERT_EQ(config().hosts.size(), 1u);
+	EXPECT_EQ(format_config(config()).find("reauth"), std::string::npos);
+
+	const ctl::Response r = call(
+		"host_add", {{"id", nl::to_string(host_a)}, {"key_file", key}, {"reauth", "yes"}});
+	ASSERT_FALSE(r.ok);
+	EXPECT_EQ(r.error->code, "invalid-argument");
+	EXPECT_NE(r.error->message.find("reauth"), std::string::npos) << r.error->message;
+}
+
 TEST_F(EngineAuthTest, HostAddWithAnUnusableKeyFileChangesNothing)
 {
 	const std::string open_to_all = key_file("open.key", 3, 0644);

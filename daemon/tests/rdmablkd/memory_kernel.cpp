@@ -175,9 +175,9 @@ void MemoryKernel::reconnect(std::uint32_t index)
 }
 
 void MemoryKernel::host_set(const nl::Uuid &id, std::span<const std::uint8_t> key,
-			    std::span<const std::uint8_t> target_key)
+			    std::span<const std::uint8_t> target_key, bool reauth)
 {
-	request("host_set " + nl::to_string(id));
+	request("host_set " + nl::to_string(id) + (reauth ? " reauth" : ""));
 	nl::Host host;
 	host.hostid = id;
 	host.hmac = key.size() == 32 ? RDMABLK_AUTH_HMAC_SHA256

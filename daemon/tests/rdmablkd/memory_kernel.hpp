@@ -49,7 +49,7 @@ public:
 	void dev_set(std::uint32_t index, const nl::DevSetArgs &args) override;
 	std::vector<nl::Device> dev_get() override;
 	void host_set(const nl::Uuid &id, std::span<const std::uint8_t> key,
-		      std::span<const std::uint8_t> target_key) override;
+		      std::span<const std::uint8_t> target_key, bool reauth) override;
 	void host_del(const nl::Uuid &id) override;
 	std::vector<nl::Host> host_get() override;
 	unsigned generation() const override { return generation_count; }

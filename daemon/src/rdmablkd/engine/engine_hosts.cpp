@@ -31,15 +31,17 @@ const nl::Host *find_kernel_host(const std::vector<nl::Host> &hosts, const nl::U
 /*
  * Set (or replace: key rotation) the keys of a host. The kernel takes the
  * new keys for the connections made from now on; connections that
- * authenticated before keep going.
+ * authenticated before keep going, unless "reauth": then the kernel closes
+ * them and the host's initiators authenticate again as they reconnect.
  */
 void Engine::cmd_host_add(const json &args, Reply reply)
 {
+	const bool reauth = host_reauth_arg(args);
 	const HostConfig host = host_args(args);
-	run({Op::host_add, {}, {}, host.id}, reply, [this, host, reply](Kernel &k) -> Done {
+	run({Op::host_add, {}, {}, host.id}, reply, [this, host, reauth, reply](Kernel &k) -> Done {
 		{
 			const KeyPair keys = read_keys(host.key_file, host.target_key_file);
-			k.host_set(host.id, keys.key_secret(), keys.target_secret());
+			k.host_set(host.id, keys.key_secret(), keys.target_secret(), reauth);
 		}
 		desired_.update([&](Config &c) {
 			std::erase_if(c.hosts, [&](const HostConfig &h) { return h.id == host.id; });
@@ -48,10 +50,12 @@ void Engine::cmd_host_add(const json &args, Reply reply)
 		const std::vector<nl::Host> hosts = k.host_get();
 		const nl::Host *have = find_kernel_host(hosts, host.id);
 		json answer = have ? host_json(*have, &host) : pending_host_json(host, nullptr, now_());
-		return [this, host, answer, reply] {
+		return [this, host, answer, reauth, reply] {
 			book_.clear(host_key(host.id));
 			log_.notice("keys of host " + nl::to_string(host.id) + " set from " +
-				    host.key_file + " at the request of rdmablkctl");
+				    host.key_file +
+				    (reauth ? "; its sessions closed to authenticate again" : "") +
+				    " at the request of rdmablkctl");
 			reply(ctl::ok(answer));
 		};
 	});

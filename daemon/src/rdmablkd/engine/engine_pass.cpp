@@ -89,7 +89,7 @@ Engine::ActionResult Engine::execute(Kernel &k, const Action &action)
 					const KeyPair keys =
 						read_keys(a.host.key_file, a.host.target_key_file);
 					k.host_set(a.host.id, keys.key_secret(),
-						   keys.target_secret());
+						   keys.target_secret(), false);
 				},
 				[&](const AddExport &a) {
 					const nl::Uuid uuid = a.exp.uuid.value_or(nl::generate_uuid());
@@ -348,7 +348,8 @@ std::vector<std::string> Engine::reset_keys(Kernel &kernel, const Config &config
 		for (const HostConfig &h : config.hosts) {
 			try {
 				const KeyPair keys = read_keys(h.key_file, h.target_key_file);
-				kernel.host_set(h.id, keys.key_secret(), keys.target_secret());
+				kernel.host_set(h.id, keys.key_secret(), keys.target_secret(),
+						false);
 			} catch (const nl::FamilyNotFound &) {
 				throw;
 			} catch (const std::exception &e) {

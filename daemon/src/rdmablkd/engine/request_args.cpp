@@ -201,7 +201,7 @@ void key_file_args(const json &args, AttachmentConfig &a)
 
 HostConfig host_args(const json &args)
 {
-	only_args(args, {"id", "key_file", "target_key_file"});
+	only_args(args, {"id", "key_file", "target_key_file", "reauth"});
 	const json *id = arg(args, "id");
 	if (!id)
 		throw ArgError("missing argument 'id'");
@@ -211,6 +211,16 @@ HostConfig host_args(const json &args)
 	check(check_key_file("key_file", host.key_file));
 	host.target_key_file = key_file_arg(args, "target_key_file");
 	return host;
+}
+
+bool host_reauth_arg(const json &args)
+{
+	const json *reauth = args.is_object() ? arg(args, "reauth") : nullptr;
+	if (!reauth)
+		return false;
+	if (!reauth->is_boolean())
+		bad("reauth", "must be true or false");
+	return reauth->get<bool>();
 }
 
 nl::Uuid host_id_args(const json &args)

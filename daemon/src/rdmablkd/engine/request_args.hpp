@@ -35,8 +35,12 @@ ExportConfig export_args(const nlohmann::json &args);
 /* export_del: "name". */
 std::string export_name_args(const nlohmann::json &args);
 
-/* host_add: "id", "key_file", "target_key_file" (optional); absolute paths. */
+/*
+ * host_add: "id", "key_file", "target_key_file" (optional); absolute paths;
+ * "reauth" (optional, bool), which host_reauth_arg() reads.
+ */
 HostConfig host_args(const nlohmann::json &args);
+bool host_reauth_arg(const nlohmann::json &args);
 
 /* host_del: "id". */
 nl::Uuid host_id_args(const nlohmann::json &args);

@@ -40,9 +40,13 @@ public:
 	virtual void reconnect(std::uint32_t index) = 0;
 	virtual void dev_set(std::uint32_t index, const nl::DevSetArgs &args) = 0;
 	virtual std::vector<nl::Device> dev_get() = 0;
-	/* The target's keys for host @id; @target_key empty: none. */
+	/*
+	 * The target's keys for host @id; @target_key empty: none. @reauth:
+	 * the host's live connections are closed and authenticate again.
+	 */
 	virtual void host_set(const nl::Uuid &id, std::span<const std::uint8_t> key,
-			      std::span<const std::uint8_t> target_key) = 0;
+			      std::span<const std::uint8_t> target_key, bool reauth) = 0;
+	/* Forget @id's keys; the kernel closes its live connections. */
 	virtual void host_del(const nl::Uuid &id) = 0;
 	virtual std::vector<nl::Host> host_get() = 0;
 
@@ -85,7 +89,7 @@ public:
 	void dev_set(std::uint32_t index, const nl::DevSetArgs &args) override;
 	std::vector<nl::Device> dev_get() override;
 	void host_set(const nl::Uuid &id, std::span<const std::uint8_t> key,
-		      std::span<const std::uint8_t> target_key) override;
+		      std::span<const std::uint8_t> target_key, bool reauth) override;
 	void host_del(const nl::Uuid &id) override;
 	std::vector<nl::Host> host_get() override;
 	unsigned generation() const override { return generation_; }

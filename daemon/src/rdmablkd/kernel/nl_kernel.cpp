@@ -71,9 +71,9 @@ void NlKernel::export_add(std::string_view name, std::string_view path, const nl
 }
 
 void NlKernel::host_set(const nl::Uuid &id, std::span<const std::uint8_t> key,
-			std::span<const std::uint8_t> target_key)
+			std::span<const std::uint8_t> target_key, bool reauth)
 {
-	call([&](nl::Client &c) { c.host_set(id, key, target_key); });
+	call([&](nl::Client &c) { c.host_set(id, key, target_key, reauth); });
 }
 
 void NlKernel::host_del(const nl::Uuid &id)
