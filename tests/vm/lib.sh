@@ -107,6 +107,21 @@ rdma_port_active() {
 	rdma link show "$1/1" 2>/dev/null | grep -q ' state ACTIVE '
 }
 
+# rdma_mtu_check DEV: fail unless port 1 of DEV has the RDMA MTU that soft-RoCE
+# derives from the Ethernet MTU the bench gave the guest (VM_MTU): the
+# largest of 4096, 2048, 1024, 512 and 256 that fits a frame with RoCE's
+# headers (4096 from 9000, 1024 from 1500).
+rdma_mtu_check() {
+	local want=256 m have
+	for m in 4096 2048 1024 512; do
+		[ "$m" -gt $((${VM_MTU:-1500} - 100)) ] || { want=$m; break; }
+	done
+	have=$(ibv_devinfo -d "$1" -i 1 | awk '$1 == "active_mtu:" { print $2; exit }')
+	[ "$have" = "$want" ] ||
+		fail "$1: active MTU '$have', expected $want from the Ethernet MTU ${VM_MTU:-1500}"
+	log "$1: RDMA MTU $have over Ethernet MTU ${VM_MTU:-1500}"
+}
+
 # vm_ping ADDR: one ICMP echo to ADDR with a 1 s timeout.
 vm_ping() {
 	if command -v ping >/dev/null; then
@@ -252,7 +267,7 @@ uptime_cs() {
 # test that ran when it was allocated (kmemleak_batch_end in
 # scripts/vm/guest-init).
 kmemleak_check() {
-	local f=/sys/kernel/debug/kmemleak report n start=$SECONDS first rest
+	local f=/sys/kernel/debug/kmemleak n start=$SECONDS first rest since
 	[ "${RDMABLK_DEBUG:-0}" = 1 ] && [ -w "$f" ] || return 0
 	[ "${RDMABLK_KMEMLEAK_DEFER:-0}" != 1 ] || return 0
 	first=$(uptime_cs)
@@ -260,13 +275,15 @@ kmemleak_check() {
 	rest=$((first + 510 - $(uptime_cs)))
 	[ "$rest" -le 0 ] || sleep "$((rest / 100)).$(printf %02d $((rest % 100)))"
 	kmemleak_scan "$f" || return 1
-	report=$(kmemleak_since_test "$f")
+	# Suspects older than the test (kmemleak_since) are the kernel's own.
+	since=0
+	[ ! -r "$KMEMLEAK_SINCE" ] || since=$(<"$KMEMLEAK_SINCE")
+	n=$(kmemleak_blame "test $since" "$RESULTS/kmemleak.boot" "$RESULTS/kmemleak.$1" <"$f")
 	log "kmemleak scans ($1) took $((SECONDS - start)) s"
-	if [ -n "$report" ]; then
-		n=$(grep -c '^unreferenced object' <<<"$report" || true)
-		printf '%s\n' "$report" >>"$RESULTS/kmemleak.$1"
+	n=${n#test }
+	if [ -n "$n" ]; then
 		echo "rdmablk-bench: kmemleak: $n suspected memory leak(s) at $1, see kmemleak.$1" >/dev/kmsg
-		log "kmemleak ($1): $n suspected memory leak(s): $(grep -m1 -A12 '^unreferenced' <<<"$report" | tr '\n' ' ')"
+		log "kmemleak ($1): $n suspected memory leak(s): $(grep -m1 -A12 '^unreferenced' "$RESULTS/kmemleak.$1" | tr '\n' ' ')"
 	fi
 	echo clear >"$f"
 }
@@ -278,31 +295,53 @@ kmemleak_scan() {
 	return 1
 }
 
-# kmemleak_since_test FILE: kmemleak's report in FILE, less the suspects
-# allocated before the test started (appended to $RESULTS/kmemleak.boot):
-# each suspect's report names the jiffies of its allocation.
-kmemleak_since_test() {
-	local since=0
-	[ ! -r "$KMEMLEAK_SINCE" ] || since=$(cat "$KMEMLEAK_SINCE")
-	awk -v since="$since" -v boot="$RESULTS/kmemleak.boot" '
-		function flush() {
-			if (entry != "") {
-				if (old)
-					printf "%s", entry >>boot
-				else
-					printf "%s", entry
+# kmemleak_blame WINDOWS BOOT OUT: sort kmemleak's report (on stdin) by
+# when each suspect was allocated (the jiffies its report names). WINDOWS
+# holds one line per test, "NAME JIFFIES" (when it started), oldest first;
+# a suspect goes to OUT (its "%s" replaced by NAME) of the last test that
+# started before it was allocated, or to BOOT if it is older than them all.
+# Prints "NAME N" for each test that N suspects went to.
+kmemleak_blame() {
+	awk -v windows="$1" -v boot="$2" -v out="$3" '
+		BEGIN {
+			n = split(windows, lines, "\n")
+			for (i = 1; i <= n; i++) {
+				if (split(lines[i], w, " ") < 2)
+					continue
+				nw++
+				wname[nw] = w[1]
+				wstart[nw] = w[2] + 0
+			}
+		}
+		function flush(   k, o, f) {
+			if (entry == "")
+				return
+			o = ""
+			for (k = 1; k <= nw; k++)
+				if (jif >= wstart[k])
+					o = wname[k]
+			if (o == "") {
+				printf "%s", entry >>boot
+			} else {
+				f = out
+				sub(/%s/, o, f)
+				printf "%s", entry >>f
+				count[o]++
 			}
 			entry = ""
-			old = 0
+			jif = 0
 		}
 		/^unreferenced object/ { flush() }
 		{ entry = entry $0 "\n" }
 		/^  comm .*, jiffies [0-9]+/ {
 			match($0, /jiffies [0-9]+/)
-			if (substr($0, RSTART + 8, RLENGTH - 8) + 0 < since + 0)
-				old = 1
+			jif = substr($0, RSTART + 8, RLENGTH - 8) + 0
 		}
-		END { flush() }' "$1"
+		END {
+			flush()
+			for (o in count)
+				print o, count[o]
+		}'
 }
 
 # jiffies_now: the kernel's jiffies counter.
