@@ -194,16 +194,14 @@ vm_link_down() {
 }
 
 # vm_mtu [TEST]: the MTU of the soft-RoCE link's Ethernet devices in a test's
-# guests: the test's VM_MTU, else RDMABLK_VM_MTU, else 9000 (jumbo frames,
-# as RoCE fabrics run: RDMA path MTU 4096, so a 4 KiB page is one packet;
-# under the debug kernel, where rxe's per-packet work dominates, I/O runs
-# two to three times faster than at 1500). 1500 gives RoCE's path MTU of
-# 1024, which the benchmark (scripts/vm/run-script leaves VM_MTU unset) and
-# the tests that count packets use.
+# guests: the test's VM_MTU, else RDMABLK_VM_MTU, else 1500 (RDMA path MTU
+# 1024, as the benchmark runs). 9000 gives jumbo frames (RDMA MTU 4096, a
+# 4 KiB page in one packet): I/O in a guest runs 1.5 to 2.6 times faster
+# (docs/testing.md), though make check as a whole did not.
 vm_mtu() {
 	local m=''
 	[ -z "${1:-}" ] || m=$(vm_header_var "$1" VM_MTU)
-	echo "${m:-${RDMABLK_VM_MTU:-9000}}"
+	echo "${m:-${RDMABLK_VM_MTU:-1500}}"
 }
 
 # vm_write_conf DIR KEY=VALUE...: the guest's /results/vm.conf.

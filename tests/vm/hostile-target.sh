@@ -115,7 +115,8 @@ scenario() {
 	"$HT" --listen "$TARGET_ADDR" "$name" >"$out/target.txt" 2>&1 &
 	tpid=$!
 	local t1=$SECONDS
-	wait_for -t 20 -i 0.1 has_line "$out/target.txt" "listening on " || { notes+=("hostile target did not listen: $(cat "$out/target.txt")"); verdict=FAIL; }
+	# Ready, not judged: under the debug kernel a process can take tens of seconds to start.
+	wait_for -t "$(dbg_size 20 60)" -i 0.1 has_line "$out/target.txt" "listening on " || { notes+=("hostile target did not listen: $(cat "$out/target.txt")"); verdict=FAIL; }
 
 	notes+=("listening after $((SECONDS - t1))s")
 	bounded "$ATTACH_BOUND" "$out/attach.txt" "$RDMABLK_NL" attach "$TARGET_ADDR" hostile "${ATTACH_OPTS[@]}"
