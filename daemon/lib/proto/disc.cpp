@@ -50,12 +50,12 @@ DiscEntry decode_entry(const rdmablk_disc_entry &wire, std::size_t index)
 
 } // namespace
 
-ConnReq discovery_conn_req(std::uint32_t keepalive_ms)
+ConnReq discovery_conn_req(std::uint32_t keepalive_ms, bool auth)
 {
 	return ConnReq{
 		.queue_id = 0,
 		.queue_depth = RDMABLK_DISC_QUEUE_DEPTH,
-		.flags = RDMABLK_CONN_DISCOVERY,
+		.flags = RDMABLK_CONN_DISCOVERY | (auth ? RDMABLK_CONN_AUTH : 0U),
 		.keepalive_ms = keepalive_ms,
 	};
 }
@@ -88,6 +88,18 @@ std::vector<std::uint8_t> encode_disc_cmd(std::uint8_t opcode, std::uint16_t tag
 
 	std::vector<std::uint8_t> msg = bytes_of(cmd);
 	const std::vector<std::uint8_t> payload = bytes_of(req);
+	msg.insert(msg.end(), payload.begin(), payload.end());
+	return msg;
+}
+
+std::vector<std::uint8_t> encode_inline_cmd(std::uint8_t opcode, std::uint16_t tag,
+					    std::span<const std::uint8_t> payload)
+{
+	std::vector<std::uint8_t> msg = bytes_of(Cmd{.opcode = opcode,
+						     .flags = RDMABLK_CMD_INLINE,
+						     .tag = tag,
+						     .length = static_cast<std::uint32_t>(payload.size())}
+							 .encode());
 	msg.insert(msg.end(), payload.begin(), payload.end());
 	return msg;
 }

@@ -22,8 +22,8 @@ namespace rdmablk::proto {
 
 using Id = std::array<std::uint8_t, RDMABLK_UUID_SIZE>;
 
-/* What a discovery session asks for in its connect private data. */
-ConnReq discovery_conn_req(std::uint32_t keepalive_ms);
+/* What a discovery session asks for in its connect private data; @auth: RDMABLK_CONN_AUTH too. */
+ConnReq discovery_conn_req(std::uint32_t keepalive_ms, bool auth = false);
 
 /*
  * Check the accept private data of a discovery connection: an rdmablk
@@ -36,6 +36,10 @@ ConnRep check_discovery_rep(std::span<const std::uint8_t> pdata);
 std::vector<std::uint8_t> encode_disc_cmd(std::uint8_t opcode, std::uint16_t tag,
 					  const Id &hostid, std::uint64_t generation,
 					  std::uint32_t start);
+
+/* One SEND: struct rdmablk_cmd of @opcode (AUTH_CHALLENGE, AUTH_REPLY), then @payload inline. */
+std::vector<std::uint8_t> encode_inline_cmd(std::uint8_t opcode, std::uint16_t tag,
+					    std::span<const std::uint8_t> payload);
 
 /* One SEND: a struct rdmablk_cmd of opcode RDMABLK_OP_KEEPALIVE. */
 std::vector<std::uint8_t> encode_keepalive(std::uint16_t tag);

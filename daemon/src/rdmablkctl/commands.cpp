@@ -204,6 +204,11 @@ std::vector<Command> add_commands(CLI::App &app, Raw &raw)
 		command(app, "discover",
 			"List the exports the target at ADDR[:PORT] offers this host", raw);
 	add_endpoint(*discover, raw, "The target's address ([addr]:port), port default 7471");
+	add_key_files(*discover, raw,
+		      "Authenticate the discovery session with this host's key (FILE holds "
+		      "one key, mode 0600): a target that holds a key for this host lists "
+		      "nothing without it, and exports with --auth required only with it",
+		      "The target must prove itself with this key before its list is believed");
 	commands.push_back({discover, discover_request});
 
 	CLI::App *discovery = command(

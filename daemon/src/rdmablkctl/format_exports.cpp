@@ -44,8 +44,13 @@ std::string discovery_text(const json &result)
 	const json none = json::array();
 	const auto it = result.is_object() ? result.find("exports") : result.end();
 	const json &exports = it != result.end() && it->is_array() ? *it : none;
+	/* How the session proved who listed: "host" (this host), "mutual" (and the target). */
+	const std::string auth = text_field(result, "auth").value_or("none");
 	std::string out = "target " + text_field(result, "target").value_or("-") + ", generation " +
 			  text_field(result, "generation").value_or("-") + ", " +
+			  (auth == "mutual" ? "authenticated both ways, " :
+			   auth == "host"   ? "authenticated, " :
+					      "") +
 			  std::to_string(exports.size()) +
 			  (exports.size() == 1 ? " export\n" : " exports\n");
 	if (exports.empty())

@@ -56,11 +56,6 @@ ctl::Request status_request(const Raw &raw)
 	return {"status", std::move(args)};
 }
 
-ctl::Request discover_request(const Raw &raw)
-{
-	return {"discover", endpoint_args(raw.endpoint)};
-}
-
 namespace {
 
 /* The recovery settings given as options, into @args. */
@@ -88,6 +83,17 @@ void key_files(json &args, const Raw &raw)
 		args["target_key_file"] = key_file_arg("--target-key-file", raw.target_key_file);
 	}
 }
+
+} // namespace
+
+ctl::Request discover_request(const Raw &raw)
+{
+	json args = endpoint_args(raw.endpoint);
+	key_files(args, raw);
+	return {"discover", std::move(args)};
+}
+
+namespace {
 
 /* The attach settings and key files given as options, into @args. */
 void attach_settings(json &args, const Raw &raw)

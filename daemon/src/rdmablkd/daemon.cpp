@@ -103,8 +103,8 @@ Daemon::Daemon(const Options &options, Logger &log)
 	EngineOptions engine_options{host.id, options_.config, options_.state_dir + "/state.json",
 				     probed.info.module_version, {}, {}, {}, {}};
 	engine_options.discover = [this](const nl::Endpoint &target, const nl::Uuid &hostid,
-					 std::function<void(ctl::Response)> reply) {
-		discoveries_->start(target, hostid, std::move(reply));
+					 KeyPair keys, std::function<void(ctl::Response)> reply) {
+		discoveries_->start(target, hostid, std::move(keys), std::move(reply));
 	};
 	engine_options.discoveries_changed = [this](const std::vector<DiscoveryConfig> &d) {
 		autoconnect_->configure(d);

@@ -123,6 +123,27 @@ TEST(DiscCmd, KeepaliveIsABareCommand)
 	EXPECT_EQ(slice(msg, 4, 60), std::vector<std::uint8_t>(60, 0));
 }
 
+TEST(DiscCmd, InlineCommandCarriesItsPayload)
+{
+	const std::vector<std::uint8_t> payload(128, 0x5a);
+	const auto msg = encode_inline_cmd(RDMABLK_OP_AUTH_CHALLENGE, 2, payload);
+	ASSERT_EQ(msg.size(), 64U + 128U);
+	EXPECT_EQ(msg[0], RDMABLK_OP_AUTH_CHALLENGE);
+	EXPECT_EQ(msg[1], RDMABLK_CMD_INLINE);
+	EXPECT_EQ(slice(msg, 2, 2), bytes({2, 0}));
+	EXPECT_EQ(slice(msg, 4, 4), bytes({128, 0, 0, 0})); /* length */
+	EXPECT_EQ(slice(msg, 8, 56), std::vector<std::uint8_t>(56, 0));
+	EXPECT_EQ(slice(msg, 64, 128), payload);
+}
+
+TEST(DiscConnect, AsksForAuthenticationOnlyWithAKey)
+{
+	EXPECT_EQ(slice(discovery_conn_req(5000, true).encode(), 12, 4),
+		  bytes({RDMABLK_CONN_DISCOVERY | RDMABLK_CONN_AUTH, 0, 0, 0}));
+	EXPECT_EQ(slice(discovery_conn_req(5000).encode(), 12, 4),
+		  bytes({RDMABLK_CONN_DISCOVERY, 0, 0, 0}));
+}
+
 TEST(DiscConnect, RequestsDiscoveryWithKeepalive)
 {
 	const auto pdata = discovery_conn_req(5000).encode();

@@ -217,6 +217,16 @@ TEST(Cli, Discover)
 		  "ADDR[:PORT] is required; see 'rdmablkctl discover --help'");
 	EXPECT_NE(usage_error({"discover", "192.0.2.1", "db0"}).find("not expected: db0"),
 		  std::string::npos);
+	expect_request({"discover", "192.0.2.1", "--key-file", "/etc/k/a.key",
+			"--target-key-file", "/etc/k/t.key"},
+		       "discover",
+		       {{"address", "192.0.2.1"},
+			{"port", 7471},
+			{"key_file", "/etc/k/a.key"},
+			{"target_key_file", "/etc/k/t.key"}});
+	EXPECT_NE(usage_error({"discover", "192.0.2.1", "--target-key-file", "/etc/k/t.key"})
+			  .find("--target-key-file needs --key-file"),
+		  std::string::npos);
 }
 
 TEST(Cli, Discovery)

@@ -307,6 +307,20 @@ TEST(Format, DiscoveredNothing)
 	EXPECT_EQ(format_text("discover", result), "target 192.0.2.1:7471, generation 3, 0 exports\n");
 }
 
+TEST(Format, DiscoveredSaysHowTheSessionAuthenticated)
+{
+	json result = discovered();
+	result["exports"] = json::array();
+	result["auth"] = "none";
+	EXPECT_EQ(format_text("discover", result), "target 192.0.2.1:7471, generation 3, 0 exports\n");
+	result["auth"] = "host";
+	EXPECT_EQ(format_text("discover", result),
+		  "target 192.0.2.1:7471, generation 3, authenticated, 0 exports\n");
+	result["auth"] = "mutual";
+	EXPECT_EQ(format_text("discover", result),
+		  "target 192.0.2.1:7471, generation 3, authenticated both ways, 0 exports\n");
+}
+
 TEST(Format, DiscoveredJsonKeepsTheFieldNames)
 {
 	EXPECT_EQ(json::parse(format_json(discovered())), discovered());

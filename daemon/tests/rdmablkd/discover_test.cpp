@@ -87,6 +87,10 @@ TEST(DiscoveryJson, StableFieldNames)
 	EXPECT_EQ(first["flags"], json({"read_only", "discard", "rotational"}));
 	EXPECT_EQ(j["exports"][1]["read_only"], false);
 	EXPECT_EQ(j["exports"][1]["flags"], json::array());
+	EXPECT_EQ(j["auth"], "none");
+	EXPECT_EQ(discovery_json({"192.0.2.1", 7471}, log, RDMABLK_AUTH_MODE_MUTUAL)["auth"],
+		  "mutual");
+	EXPECT_EQ(discovery_json({"192.0.2.1", 7471}, log, RDMABLK_AUTH_MODE_HOST)["auth"], "host");
 }
 
 /*
@@ -108,7 +112,7 @@ TEST(Discoveries, UnreachableTargetIsAnsweredInTime)
 	std::optional<ctl::Response> got;
 	const auto started = std::chrono::steady_clock::now();
 	/* TEST-NET-1: routed nowhere. */
-	discoveries.start({"192.0.2.1", 7471}, test_hostid, [&](ctl::Response r) {
+	discoveries.start({"192.0.2.1", 7471}, test_hostid, {}, [&](ctl::Response r) {
 		got = std::move(r);
 		loop.stop();
 	});

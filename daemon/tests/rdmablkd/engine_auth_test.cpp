@@ -334,5 +334,36 @@ TEST_F(EngineAuthTest, AttachRefusalsSayWhichSideRefusedAndWhatToDo)
 	refused(EBADMSG, "did not prove it holds the target key");
 }
 
+TEST_F(EngineAuthTest, DiscoverAuthenticatesWithTheKeysGiven)
+{
+	const std::string key = key_file("a.key", 0x11);
+	const std::string target_key = key_file("target.key", 0x22);
+	discover_answer = ctl::ok({{"exports", json::array()}});
+	ASSERT_TRUE(call("discover", {{"address", "192.0.2.1"}}).ok);
+	const ctl::Response r = call("discover", {{"address", "192.0.2.1"},
+						  {"key_file", key},
+						  {"target_key_file", target_key}});
+	ASSERT_TRUE(r.ok) << r.error->message;
+	ASSERT_TRUE(call("discover", {{"address", "192.0.2.1"}, {"key_file", key}}).ok);
+	EXPECT_EQ(discovered_keys,
+		  (std::vector<std::pair<bool, bool>>{{false, false}, {true, true}, {true, false}}));
+	expect_never_shown(key, r.result.dump());
+}
+
+TEST_F(EngineAuthTest, DiscoverRefusesUnusableKeyFiles)
+{
+	const std::string open_key = key_file("open.key", 0x11, 0644);
+	const std::string target_key = key_file("target.key", 0x22);
+	for (const json &args : {json{{"address", "192.0.2.1"}, {"key_file", open_key}},
+				 json{{"address", "192.0.2.1"}, {"key_file", (dir / "none.key").string()}},
+				 json{{"address", "192.0.2.1"}, {"key_file", "relative.key"}},
+				 json{{"address", "192.0.2.1"}, {"target_key_file", target_key}}}) {
+		const ctl::Response r = call("discover", args);
+		ASSERT_FALSE(r.ok) << args.dump();
+		EXPECT_EQ(r.error->code, "invalid-argument") << args.dump();
+	}
+	EXPECT_TRUE(discovered.empty());
+}
+
 } // namespace
 } // namespace rdmablk::daemon::test

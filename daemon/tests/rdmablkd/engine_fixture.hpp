@@ -87,9 +87,10 @@ protected:
 	EngineOptions options()
 	{
 		EngineOptions o{test_hostid, "/etc/rdmablk/rdmablk.conf", "", "0.1.0", {}, {}, {}, {}};
-		o.discover = [this](const nl::Endpoint &target, const nl::Uuid &hostid,
+		o.discover = [this](const nl::Endpoint &target, const nl::Uuid &hostid, KeyPair keys,
 				    std::function<void(ctl::Response)> reply) {
 			discovered.push_back(target);
+			discovered_keys.push_back({keys.key.has_value(), keys.target_key.has_value()});
 			EXPECT_EQ(hostid, test_hostid);
 			reply(discover_answer);
 		};
@@ -110,6 +111,8 @@ protected:
 	std::vector<std::vector<DiscoveryConfig>> told_discoveries;
 
 	std::vector<nl::Endpoint> discovered;
+	/* Per discover: whether it had a host key, and a target key. */
+	std::vector<std::pair<bool, bool>> discovered_keys;
 	ctl::Response discover_answer = ctl::ok(nlohmann::json::object());
 
 	MemoryKernel kernel;

@@ -9,6 +9,8 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include "nl/names.hpp"
+
 namespace rdmablk::daemon {
 
 namespace {
@@ -94,9 +96,13 @@ void AutoConnect::start(const std::string &key)
 	handlers.changed = [this, key](std::uint64_t) { addresses_.at(key).session->read_log(); };
 	handlers.failed = [this, key](const std::string &error) { on_failed(key, error); };
 	try {
-		a.session = std::make_unique<DiscoverySession>(loop_, a.config.target, hostid_,
-							       std::move(handlers), timeouts_);
+		/* Read now, each session: a key file may have been rotated since. */
+		KeyPair keys = read_keys(a.config.settings.key_file, a.config.settings.target_key_file);
+		a.session = std::make_unique<DiscoverySession>(
+			loop_, a.config.target, hostid_, std::move(handlers), timeouts_, std::move(keys));
 	} catch (const DiscoveryError &e) {
+		on_failed(key, e.what());
+	} catch (const KeyFileError &e) {
 		on_failed(key, e.what());
 	}
 }
@@ -217,6 +223,9 @@ json AutoConnect::status() const
 			   {"port", a.config.target.port},
 			   {"attach", a.config.attach_all ? json("all") : attach},
 			   {"state", a.connected ? "connected" : "retrying"},
+			   {"auth", a.connected && a.session ?
+					    json(nl::auth_mode_name(a.session->auth_mode())) :
+					    json(nullptr)},
 			   {"generation", a.generation ? json(*a.generation) : json(nullptr)},
 			   {"last_error", a.last_error.empty() ? json(nullptr) : json(a.last_error)},
 			   {"next_retry_s", nullptr},

@@ -13,7 +13,8 @@ constexpr const char *unreachable_hint =
 
 } // namespace
 
-void Discoveries::start(const nl::Endpoint &target, const nl::Uuid &hostid, Reply reply)
+void Discoveries::start(const nl::Endpoint &target, const nl::Uuid &hostid, KeyPair keys,
+			Reply reply)
 {
 	if (running_.size() >= max_running) {
 		reply(ctl::fail(ctl::code::busy,
@@ -25,17 +26,27 @@ void Discoveries::start(const nl::Endpoint &target, const nl::Uuid &hostid, Repl
 	DiscoverySession::Handlers handlers;
 	handlers.connected = [this, id] { running_.at(id).session->read_log(); };
 	handlers.log = [this, id, target](const proto::DiscLog &log) {
-		finish(id, ctl::ok(discovery_json(target, log)));
+		finish(id, ctl::ok(discovery_json(target, log, running_.at(id).session->auth_mode())));
 	};
 	handlers.failed = [this, id](const std::string &error) {
 		log_.info("discovery: " + error);
 		/* The other failures say what to do themselves. */
+		switch (running_.at(id).session->failure()) {
+		case DiscoverySession::Failure::refused:
+			finish(id, ctl::fail(ctl::code::permission_denied, error));
+			return;
+		case DiscoverySession::Failure::backoff:
+			finish(id, ctl::fail(ctl::code::busy, error));
+			return;
+		case DiscoverySession::Failure::other:
+			break;
+		}
 		finish(id, ctl::fail(ctl::code::unreachable, error,
 				     error.starts_with("cannot reach ") ? unreachable_hint : ""));
 	};
 	try {
-		auto session = std::make_unique<DiscoverySession>(loop_, target, hostid,
-								  std::move(handlers), timeouts_);
+		auto session = std::make_unique<DiscoverySession>(
+			loop_, target, hostid, std::move(handlers), timeouts_, std::move(keys));
 		running_[id] = Running{std::move(session), std::move(reply)};
 	} catch (const DiscoveryError &e) {
 		reply(ctl::fail(ctl::code::unreachable, e.what(), unreachable_hint));

@@ -30,8 +30,11 @@ public:
 	{
 	}
 
-	/* Read @target's export list as host @hostid; @reply gets it (discovery_json()) or the error. */
-	void start(const nl::Endpoint &target, const nl::Uuid &hostid, Reply reply);
+	/*
+	 * Read @target's export list as host @hostid, authenticated with @keys
+	 * if they hold a key; @reply gets it (discovery_json()) or the error.
+	 */
+	void start(const nl::Endpoint &target, const nl::Uuid &hostid, KeyPair keys, Reply reply);
 
 	std::size_t running() const { return running_.size(); }
 

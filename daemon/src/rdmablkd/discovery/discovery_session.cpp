@@ -20,7 +20,9 @@ namespace {
 
 /* wr_id of a SEND; receives use their slot number. */
 constexpr std::uint64_t send_wr_id = 1ULL << 63;
-constexpr std::size_t send_slot_size = sizeof(rdmablk_cmd) + sizeof(rdmablk_disc_req);
+constexpr std::size_t send_slot_size =
+	sizeof(rdmablk_cmd) + std::max({sizeof(rdmablk_disc_req), sizeof(rdmablk_auth_chal_req),
+					sizeof(rdmablk_auth_reply_req)});
 /* A send's completion may be polled after its answer arrived and its tag was reused. */
 constexpr unsigned int max_sends = 2 * RDMABLK_DISC_QUEUE_DEPTH;
 constexpr unsigned int nr_recvs = RDMABLK_DISC_QUEUE_DEPTH;
@@ -67,9 +69,9 @@ std::string event_text(rdma_cm_event_type type, int status)
 
 DiscoverySession::DiscoverySession(EventLoop &loop, const nl::Endpoint &target,
 				   const nl::Uuid &hostid, Handlers handlers,
-				   DiscoveryTimeouts timeouts)
+				   DiscoveryTimeouts timeouts, KeyPair keys)
 	: loop_(loop), target_text_(nl::to_string(target)), hostid_(hostid.bytes),
-	  handlers_(std::move(handlers)), timeouts_(timeouts), alive_(std::make_shared<bool>(true)),
+	  hostid_text_(nl::to_string(hostid)), keys_(std::move(keys)), handlers_(std::move(handlers)), timeouts_(timeouts), alive_(std::make_shared<bool>(true)),
 	  started_(Clock::now())
 {
 	sockaddr_storage dst = resolve_numeric(target, target_text_);
@@ -199,16 +201,36 @@ bool DiscoverySession::on_cm_event(rdma_cm_event_type type, int status,
 				return false;
 			}
 			const proto::ConnRep rep = proto::check_discovery_rep(pdata);
+			if (keys_.key && !(rep.flags & RDMABLK_CONN_AUTH)) {
+				fail("the target at " + target_text_ +
+				     " does not authenticate (its rdmablk is older), and this "
+				     "discovery has a key: it will not list without proof; remove the "
+				     "key from this discovery or update the target");
+				return false;
+			}
 			queue_depth_ = rep.queue_depth;
 			outstanding_.assign(queue_depth_, 0);
 			state_ = State::established;
-			step_deadline_.reset();
 			keepalive_due_ = Clock::now() + timeouts_.keepalive / 2;
+			if (keys_.key) {
+				/* The exchange is part of connecting: the same deadline. */
+				step_ = "authenticating";
+				start_auth();
+				arm_timer();
+				return state_ != State::failed;
+			}
+			step_deadline_.reset();
 			arm_timer();
-			return notify(handlers_.connected) && state_ != State::failed;
+			return ready() && state_ != State::failed;
 		}
 		case RDMA_CM_EVENT_REJECTED:
-			if (const auto rej = proto::decode_conn_rej(pdata))
+			if (const auto rej = proto::decode_conn_rej(pdata);
+			    rej && rej->reason == RDMABLK_REJ_AUTH_BACKOFF) {
+				failure_ = Failure::backoff;
+				fail(target_text_ + " backs off this address after failed "
+				     "authentications: check the keys, then try again in a few seconds");
+			}
+			else if (rej)
 				fail(target_text_ + " refused the discovery connection (" +
 				     proto::rej_reason_name(rej->reason) + ", it speaks version " +
 				     std::to_string(rej->version) + ")");
@@ -267,7 +289,8 @@ void DiscoverySession::setup_qp()
 void DiscoverySession::connect()
 {
 	const std::vector<std::uint8_t> pdata =
-		proto::discovery_conn_req(static_cast<std::uint32_t>(timeouts_.keepalive.count()))
+		proto::discovery_conn_req(static_cast<std::uint32_t>(timeouts_.keepalive.count()),
+					  keys_.key.has_value())
 			.encode();
 	/* Discovery moves no data: no RDMA READ either way. */
 	rdma_conn_param param = verbs::conn_param(pdata, 0);
@@ -353,6 +376,23 @@ void DiscoverySession::on_response(std::span<const std::uint8_t> buf)
 		pump();
 		return;
 	}
+	if (opcode == RDMABLK_OP_AUTH_CHALLENGE || opcode == RDMABLK_OP_AUTH_REPLY) {
+		if (rsp->opcode != opcode)
+			throw proto::ProtocolError("the answer to " + proto::opcode_name(opcode) +
+						   " is " + proto::opcode_name(rsp->opcode));
+		/* Copied: the buffer is posted again before the exchange goes on. */
+		const std::vector<std::uint8_t> data(buf.begin() + sizeof(rdmablk_rsp), buf.end());
+		post_recv(static_cast<unsigned int>(slot));
+		on_auth(opcode, rsp->status, data);
+		return;
+	}
+	if (rsp->status == RDMABLK_S_AUTH_REQUIRED) {
+		failure_ = Failure::refused;
+		fail(target_text_ + " lists its exports to host " + hostid_text_ +
+		     " only after it authenticates: the target holds a key for this host; give "
+		     "this discovery the host's key (--key-file, or key_file in its [[discovery]])");
+		return;
+	}
 	const proto::DiscPage page = proto::decode_disc_response(buf, opcode);
 	post_recv(static_cast<unsigned int>(slot));
 
@@ -375,6 +415,70 @@ void DiscoverySession::on_response(std::span<const std::uint8_t> buf)
 	arm_timer();
 	pump();
 	notify(handlers_.log, log);
+}
+
+void DiscoverySession::start_auth()
+{
+	auth_ = std::make_unique<auth::HostExchange>(
+		"", hostid_, *keys_.key, keys_.target_key ? &*keys_.target_key : nullptr,
+		auth::random_nonce());
+	/* The exchange holds its own copies, wiped when it ends. */
+	keys_ = {};
+	const rdmablk_auth_chal_req req = auth_->challenge();
+	send(0, RDMABLK_OP_AUTH_CHALLENGE,
+	     proto::encode_inline_cmd(RDMABLK_OP_AUTH_CHALLENGE, 0, proto::bytes_of(req)));
+}
+
+void DiscoverySession::on_auth(std::uint8_t opcode, std::uint16_t status,
+			       std::span<const std::uint8_t> data)
+{
+	if (!auth_)
+		throw proto::ProtocolError("an answer to " + proto::opcode_name(opcode) +
+					   " nobody asked for");
+	try {
+		if (opcode == RDMABLK_OP_AUTH_CHALLENGE) {
+			const rdmablk_auth_reply_req reply = auth_->reply(status, data);
+			const auto tag = free_tag();
+			if (!tag)
+				throw proto::ProtocolError("no credit left for AUTH_REPLY");
+			send(*tag, RDMABLK_OP_AUTH_REPLY,
+			     proto::encode_inline_cmd(RDMABLK_OP_AUTH_REPLY, *tag,
+						      proto::bytes_of(reply)));
+			return;
+		}
+		auth_->finish(status, data);
+	} catch (const auth::AuthError &e) {
+		auth_.reset();
+		if (e.kind() != auth::AuthError::Kind::protocol)
+			failure_ = Failure::refused;
+		switch (e.kind()) {
+		case auth::AuthError::Kind::refused:
+			fail(target_text_ + " refused authentication as host " + hostid_text_ +
+			     ": the key given is not the one the target holds for this host, or it "
+			     "holds none (on the target: rdmablkctl host add " + hostid_text_ +
+			     " --key-file FILE)");
+			return;
+		case auth::AuthError::Kind::target_proof:
+			fail("the target at " + target_text_ +
+			     " did not prove itself: its proof is not made with the target key given "
+			     "for it (another target key on it, or not the target it claims to "
+			     "be); nothing was listed");
+			return;
+		case auth::AuthError::Kind::protocol:
+			throw proto::ProtocolError(std::string("authentication: ") + e.what());
+		}
+	}
+	auth_mode_ = auth_->mutual() ? RDMABLK_AUTH_MODE_MUTUAL : RDMABLK_AUTH_MODE_HOST;
+	auth_.reset();
+	step_deadline_.reset();
+	arm_timer();
+	ready();
+}
+
+bool DiscoverySession::ready()
+{
+	ready_ = true;
+	return notify(handlers_.connected);
 }
 
 std::optional<std::uint16_t> DiscoverySession::free_tag() const
@@ -419,7 +523,7 @@ void DiscoverySession::send(std::uint16_t tag, std::uint8_t opcode,
 
 void DiscoverySession::read_log()
 {
-	if (state_ != State::established || reader_)
+	if (!connected() || reader_)
 		throw std::logic_error("read_log() needs a connected session without a read");
 	reader_.emplace();
 	page_wanted_ = true;
@@ -434,7 +538,7 @@ void DiscoverySession::read_log()
 
 void DiscoverySession::wait_change(std::uint64_t generation)
 {
-	if (state_ != State::established || waiting_ || wait_wanted_)
+	if (!connected() || waiting_ || wait_wanted_)
 		throw std::logic_error("wait_change() needs a connected session without a wait");
 	wait_wanted_ = generation;
 	try {

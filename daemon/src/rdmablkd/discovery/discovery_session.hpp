@@ -7,7 +7,9 @@
  * and watched by the daemon's EventLoop; every step has a deadline.
  *
  * Lifecycle: the constructor starts resolving the target's address; once
- * the target accepted, Handlers::connected runs. Then read_log() reads the
+ * the target accepted (and, given a key, the session authenticated: the
+ * exchange of docs/protocol.md, with auth::HostExchange), Handlers::connected
+ * runs. Then read_log() reads the
  * whole list (Handlers::log), wait_change() asks to be told when it
  * changes (Handlers::changed). A session that stays open sends
  * RDMABLK_OP_KEEPALIVE every keepalive / 2 and fails when the target
@@ -29,7 +31,11 @@
 #include <string>
 #include <vector>
 
+#include <linux/rdmablk.h>
+
+#include "auth/exchange.hpp"
 #include "ctl/fd.hpp"
+#include "engine/keys.hpp"
 #include "event_loop.hpp"
 #include "nl/endpoint.hpp"
 #include "nl/uuid.hpp"
@@ -64,16 +70,31 @@ public:
 		std::function<void(const std::string &error)> failed;
 	};
 
-	/* Start connecting to @target as host @hostid; throws DiscoveryError. */
+	/*
+	 * Start connecting to @target as host @hostid; throws DiscoveryError.
+	 * With @keys.key, the session authenticates as @hostid before it
+	 * lists (and with @keys.target_key, the target must prove itself).
+	 */
 	DiscoverySession(EventLoop &loop, const nl::Endpoint &target, const nl::Uuid &hostid,
-			 Handlers handlers, DiscoveryTimeouts timeouts = {});
+			 Handlers handlers, DiscoveryTimeouts timeouts = {}, KeyPair keys = {});
 	~DiscoverySession();
 
 	DiscoverySession(const DiscoverySession &) = delete;
 	DiscoverySession &operator=(const DiscoverySession &) = delete;
 
-	/* Connected and not failed. */
-	bool connected() const { return state_ == State::established; }
+	/* Connected (and authenticated, if it had a key) and not failed. */
+	bool connected() const { return state_ == State::established && ready_; }
+
+	/* What ended a failed session: Handlers::failed may ask. */
+	enum class Failure {
+		other,	 /* unreachable, lost, timed out, a malformed answer */
+		refused, /* authentication: refused, or the target did not prove itself */
+		backoff, /* the target backs this address off after failed authentications */
+	};
+	Failure failure() const { return failure_; }
+
+	/* The session authenticated: AUTH_MODE_HOST, AUTH_MODE_MUTUAL; NONE without a key. */
+	std::uint32_t auth_mode() const { return auth_mode_; }
 
 	/* Read the whole export list; once connected, one read at a time. */
 	void read_log();
@@ -98,6 +119,11 @@ private:
 	void connect();
 	void on_response(std::span<const std::uint8_t> buf);
 	void on_log_page(std::span<const std::uint8_t> buf);
+	/* Send AUTH_CHALLENGE; the answers go to on_auth(). */
+	void start_auth();
+	void on_auth(std::uint8_t opcode, std::uint16_t status, std::span<const std::uint8_t> data);
+	/* The session is ready for read_log(): tell the owner; false once it destroyed the session. */
+	bool ready();
 	/* Send what waits for a free tag: the next page, a DISC_WAIT. */
 	void pump();
 	std::optional<std::uint16_t> free_tag() const;
@@ -113,6 +139,12 @@ private:
 	EventLoop &loop_;
 	std::string target_text_;
 	proto::Id hostid_;
+	std::string hostid_text_;
+	KeyPair keys_;
+	std::unique_ptr<auth::HostExchange> auth_;
+	std::uint32_t auth_mode_ = RDMABLK_AUTH_MODE_NONE;
+	bool ready_ = false;
+	Failure failure_ = Failure::other;
 	Handlers handlers_;
 	DiscoveryTimeouts timeouts_;
 	std::shared_ptr<bool> alive_;

@@ -23,6 +23,7 @@
 #include "ctl/protocol.hpp"
 #include "config/desired.hpp"
 #include "engine/errors.hpp"
+#include "engine/keys.hpp"
 #include "log.hpp"
 #include "engine/reconcile.hpp"
 #include "engine/retry.hpp"
@@ -37,10 +38,11 @@ struct EngineOptions {
 	std::string state_path;
 	std::string module_version;
 	/*
-	 * Read the export list of a target by discovery and answer with
-	 * discovery_json() (Discoveries::start); unset: "discover" fails.
+	 * Read the export list of a target by discovery, authenticating with
+	 * @keys when they hold a key, and answer with discovery_json()
+	 * (Discoveries::start); unset: "discover" fails.
 	 */
-	std::function<void(const nl::Endpoint &target, const nl::Uuid &hostid,
+	std::function<void(const nl::Endpoint &target, const nl::Uuid &hostid, KeyPair keys,
 			   std::function<void(ctl::Response)> reply)>
 		discover;
 	/* The [[discovery]] entries changed: keep sessions for these. */

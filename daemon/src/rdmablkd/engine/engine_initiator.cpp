@@ -233,13 +233,19 @@ void Engine::cmd_hostid(const json &args, Reply reply)
 
 void Engine::cmd_discover(const json &args, Reply reply)
 {
-	only_args(args, {"address", "port"});
-	const nl::Endpoint target = endpoint_args(args);
+	const DiscoverArgs d = discover_args(args);
 	if (!options_.discover) {
 		reply(ctl::fail(ctl::code::internal, "discovery is not available in this rdmablkd"));
 		return;
 	}
-	options_.discover(target, options_.hostid, std::move(reply));
+	KeyPair keys;
+	try {
+		keys = read_keys(d.key_file, d.target_key_file);
+	} catch (const KeyFileError &e) {
+		reply(invalid_argument(e.what()));
+		return;
+	}
+	options_.discover(d.target, options_.hostid, std::move(keys), std::move(reply));
 }
 
 } // namespace rdmablk::daemon

@@ -199,6 +199,15 @@ void key_file_args(const json &args, AttachmentConfig &a)
 
 } // namespace
 
+DiscoverArgs discover_args(const json &args)
+{
+	only_args(args, {"address", "port", "key_file", "target_key_file"});
+	DiscoverArgs d{endpoint_args(args), key_file_arg(args, "key_file"),
+		       key_file_arg(args, "target_key_file")};
+	check(check_key_pair(d.key_file, d.target_key_file));
+	return d;
+}
+
 HostConfig host_args(const json &args)
 {
 	only_args(args, {"id", "key_file", "target_key_file", "reauth"});

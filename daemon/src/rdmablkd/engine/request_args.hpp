@@ -52,6 +52,14 @@ nl::Uuid host_id_args(const nlohmann::json &args);
  */
 AttachmentConfig attach_args(const nlohmann::json &args);
 
+/* discover: "address", "port", "key_file", "target_key_file" (as for attach). */
+struct DiscoverArgs {
+	nl::Endpoint target;
+	std::optional<std::string> key_file;
+	std::optional<std::string> target_key_file;
+};
+DiscoverArgs discover_args(const nlohmann::json &args);
+
 /* discovery_add: "address", "port", "attach" ("all" or [names and UUIDs]), attach settings and key files. */
 DiscoveryConfig discovery_args(const nlohmann::json &args);
 

@@ -266,7 +266,7 @@ json status_json(const nl::Device &dev, bool managed, const std::optional<IoStat
 	return out;
 }
 
-json discovery_json(const nl::Endpoint &target, const proto::DiscLog &log)
+json discovery_json(const nl::Endpoint &target, const proto::DiscLog &log, std::uint32_t auth_mode)
 {
 	json exports = json::array();
 	for (const proto::DiscEntry &e : log.entries)
@@ -281,6 +281,7 @@ json discovery_json(const nl::Endpoint &target, const proto::DiscLog &log)
 		{"address", target.addr},
 		{"port", target.port},
 		{"generation", log.generation},
+		{"auth", nl::auth_mode_name(auth_mode)},
 		{"exports", exports}};
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include <linux/rdmablk.h>
 #include <nlohmann/json.hpp>
 
 #include "config/config.hpp"
@@ -47,10 +48,12 @@ nlohmann::json pending_json(const AttachmentConfig &attachment, const RetryEntry
 
 /*
  * The export list @target gave by discovery: "target", "address", "port",
- * "generation" and "exports" [{"name", "uuid", "size", "logical_block_size",
+ * "generation", "auth" (how the session authenticated: "none", "host",
+ * "mutual"; auth_mode_name()) and "exports" [{"name", "uuid", "size", "logical_block_size",
  * "physical_block_size", "read_only", "flags": ["read_only", "flush", ...]}].
  */
-nlohmann::json discovery_json(const nl::Endpoint &target, const proto::DiscLog &log);
+nlohmann::json discovery_json(const nl::Endpoint &target, const proto::DiscLog &log,
+			      std::uint32_t auth_mode = RDMABLK_AUTH_MODE_NONE);
 
 /* Counters of /sys/block/NAME/stat. */
 struct IoStats {
