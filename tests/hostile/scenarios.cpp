@@ -548,6 +548,55 @@ std::string auth_messages(const Config &cfg)
 	       "after a failed exchange refused; open connections still serve READs";
 }
 
+/*
+ * A peer that tries wrong proofs at line rate for 20 s, reconnecting at
+ * once after each refusal: the target's back-off (250 ms, doubling up to
+ * 16 s) must turn most of its connects away with REJ_AUTH_BACKOFF, so
+ * that it gets to try only a handful of proofs. Not in "all": it backs
+ * this address off; tests/vm/065 runs it from an address of its own
+ * beside a good host's verified I/O.
+ */
+std::string auth_hammer(const Config &cfg)
+{
+	constexpr auto kHammer = std::chrono::seconds(20);
+	/* 0, 0.25, 0.75, 1.75, 3.75, 7.75, 15.75 s: 7; slack for slow guests. */
+	constexpr unsigned int kMaxProofs = 10;
+	const auto good = bytes_of(chal_req(cfg.export_name));
+	const std::vector<std::uint8_t> reply(sizeof(rdmablk_auth_reply_req), 0xa5);
+	unsigned int proofs = 0, turned_away = 0;
+	const auto start = Clock::now();
+
+	while (Clock::now() < start + kHammer) {
+		SessionOptions opts;
+		opts.pdata = ConnReq{.queue_depth = opts.queue_depth,
+				     .flags = RDMABLK_CONN_AUTH,
+				     .keepalive_ms = kKeepaliveMs}
+				     .encode();
+		Session s(cfg.endpoint, opts, cfg.timeout);
+		const ConnectOutcome &o = s.outcome();
+		if (!o.established()) {
+			const auto rej = o.rejected() ? decode_conn_rej(o.event->pdata) : std::nullopt;
+			if (!rej || rej->reason != RDMABLK_REJ_AUTH_BACKOFF)
+				throw Failure{"every connect accepted or refused with REJ_AUTH_BACKOFF",
+					      o.describe()};
+			turned_away++;
+			continue;
+		}
+		expect_chal(s, cfg, good, RDMABLK_S_OK, "a well-formed challenge");
+		expect_status(s, cfg, auth_cmd(s, RDMABLK_OP_AUTH_REPLY, reply.size()), reply,
+			      RDMABLK_S_AUTH_FAILED, "a wrong proof");
+		proofs++;
+	}
+	const std::string seen = std::to_string(proofs) + " wrong proofs tried, " +
+				 std::to_string(turned_away) + " connects turned away with " +
+				 "REJ_AUTH_BACKOFF in " + seconds(kHammer);
+	if (proofs > kMaxProofs || !turned_away)
+		throw Failure{"at most " + std::to_string(kMaxProofs) +
+				      " proofs tried and the rest turned away",
+			      seen};
+	return seen;
+}
+
 /* --- malformed commands -------------------------------------------------- */
 
 std::string unknown_opcode(const Config &cfg)
@@ -1262,6 +1311,9 @@ constexpr std::array kExtraScenarios = {
 	Scenario{"auth-messages",
 		 "malformed, repeated, out-of-order and late AUTH_*: refused, nothing opened",
 		 auth_messages},
+	Scenario{"auth-hammer",
+		 "wrong proofs at line rate for 20 s: the back-off lets through a handful",
+		 auth_hammer},
 };
 
 } // namespace
