@@ -71,7 +71,8 @@ DiscoverySession::DiscoverySession(EventLoop &loop, const nl::Endpoint &target,
 				   const nl::Uuid &hostid, Handlers handlers,
 				   DiscoveryTimeouts timeouts, KeyPair keys)
 	: loop_(loop), target_text_(nl::to_string(target)), hostid_(hostid.bytes),
-	  hostid_text_(nl::to_string(hostid)), keys_(std::move(keys)), handlers_(std::move(handlers)), timeouts_(timeouts), alive_(std::make_shared<bool>(true)),
+	  hostid_text_(nl::to_string(hostid)), keys_(std::move(keys)),
+	  handlers_(std::move(handlers)), timeouts_(timeouts), alive_(std::make_shared<bool>(true)),
 	  started_(Clock::now())
 {
 	sockaddr_storage dst = resolve_numeric(target, target_text_);
@@ -229,13 +230,13 @@ bool DiscoverySession::on_cm_event(rdma_cm_event_type type, int status,
 				failure_ = Failure::backoff;
 				fail(target_text_ + " backs off this address after failed "
 				     "authentications: check the keys, then try again in a few seconds");
-			}
-			else if (rej)
+			} else if (rej) {
 				fail(target_text_ + " refused the discovery connection (" +
 				     proto::rej_reason_name(rej->reason) + ", it speaks version " +
 				     std::to_string(rej->version) + ")");
-			else
+			} else {
 				fail(unreachable + "connection refused; is rdmablk listening on that port?");
+			}
 			return false;
 		case RDMA_CM_EVENT_ADDR_ERROR:
 			fail(unreachable + "no RDMA device can reach that address (" +
