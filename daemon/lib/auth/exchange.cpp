@@ -11,6 +11,8 @@
 #include <openssl/hmac.h>
 #include <sys/random.h>
 
+#include "proto/wire.hpp"
+
 namespace rdmablk::auth {
 
 namespace {
@@ -43,26 +45,6 @@ bool known_hmac(std::uint8_t hmac)
 {
 	return hmac == RDMABLK_AUTH_HMAC_SHA256 || hmac == RDMABLK_AUTH_HMAC_SHA384 ||
 	       hmac == RDMABLK_AUTH_HMAC_SHA512;
-}
-
-const char *status_text(std::uint16_t status)
-{
-	switch (status) {
-	case RDMABLK_S_INVALID:
-		return "INVALID";
-	case RDMABLK_S_AUTH_REQUIRED:
-		return "AUTH_REQUIRED";
-	case RDMABLK_S_IO_ERROR:
-		return "IO_ERROR";
-	default:
-		return nullptr;
-	}
-}
-
-std::string status_word(std::uint16_t status)
-{
-	const char *s = status_text(status);
-	return s ? s : "status " + std::to_string(status);
 }
 
 } // namespace
@@ -174,7 +156,7 @@ rdmablk_auth_reply_req HostExchange::reply(std::uint16_t status,
 		fail(AuthError::Kind::refused, "the target refused the challenge");
 	if (status != RDMABLK_S_OK)
 		fail(AuthError::Kind::protocol,
-		     "the target answered AUTH_CHALLENGE with " + status_word(status));
+		     "the target answered AUTH_CHALLENGE with " + proto::status_name(status));
 	if (data.size() < sizeof(rdmablk_auth_chal_rsp))
 		fail(AuthError::Kind::protocol, "the answer to AUTH_CHALLENGE is " +
 							std::to_string(data.size()) + " bytes, not " +
@@ -206,7 +188,7 @@ void HostExchange::finish(std::uint16_t status, std::span<const std::uint8_t> da
 		fail(AuthError::Kind::refused, "the target refused this host's proof");
 	if (status != RDMABLK_S_OK)
 		fail(AuthError::Kind::protocol,
-		     "the target answered AUTH_REPLY with " + status_word(status));
+		     "the target answered AUTH_REPLY with " + proto::status_name(status));
 	if (mutual()) {
 		if (data.size() < sizeof(rdmablk_auth_reply_rsp))
 			fail(AuthError::Kind::protocol, "the target's answer holds no proof");
