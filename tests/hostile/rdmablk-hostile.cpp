@@ -67,6 +67,7 @@ int main(int argc, char **argv)
 	std::string export_name;
 	std::optional<std::string> ro_export;
 	double timeout_s = 10;
+	std::optional<std::string> key_file;
 	std::vector<std::string> selected;
 
 	std::vector<std::string> choices = scenario_names();
@@ -88,6 +89,9 @@ int main(int argc, char **argv)
 	app.add_option("--timeout", timeout_s, "Seconds to wait for any one reaction")
 		->check(CLI::Range(0.1, 600.0))
 		->capture_default_str();
+	app.add_option("--key-file", key_file,
+		       "The key the target holds for this host's id (auth-replay)")
+		->type_name("FILE");
 	app.add_option("scenarios", selected, "Scenarios to run, or \"all\"")
 		->type_name("SCENARIO")
 		->required()
@@ -109,6 +113,14 @@ int main(int argc, char **argv)
 	cfg.export_name = export_name;
 	cfg.ro_export = ro_export;
 	cfg.timeout = std::chrono::milliseconds(static_cast<long>(timeout_s * 1000));
+	if (key_file) {
+		try {
+			cfg.key = rdmablk::auth::read_key_file(*key_file);
+		} catch (const std::exception &e) {
+			std::cerr << prog << ": " << e.what() << '\n';
+			return 2;
+		}
+	}
 
 	std::vector<const Scenario *> run;
 	for (const std::string &name : selected) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -13,6 +14,8 @@
 #include <vector>
 
 #include <byteswap.h>
+
+#include "auth/exchange.hpp"
 
 namespace rdmablk::hostile {
 
@@ -595,6 +598,69 @@ std::string auth_hammer(const Config &cfg)
 				      " proofs tried and the rest turned away",
 			      seen};
 	return seen;
+}
+
+/* The target's nonce in the response @r to AUTH_CHALLENGE. */
+std::vector<std::uint8_t> target_nonce(const Response &r)
+{
+	if (r.body.size() != sizeof(rdmablk_auth_chal_rsp))
+		throw Failure{"the challenge answered with struct rdmablk_auth_chal_rsp",
+			      "a " + std::to_string(r.len) + "-byte response"};
+	const auto nonce = std::span(r.body).subspan(offsetof(rdmablk_auth_chal_rsp, nonce),
+						     RDMABLK_AUTH_NONCE_SIZE);
+	return {nonce.begin(), nonce.end()};
+}
+
+/*
+ * A recorded exchange, replayed: holding the key the target has for its
+ * host id (--key-file), this host authenticates once, opens the export and
+ * reads, and keeps its challenge and its proof. Sent again word for word
+ * on a new connection, the proof is over the earlier target nonce, not
+ * the one the target now draws: refused, and the export stays closed.
+ * What an attacker who recorded a genuine exchange on the fabric can do
+ * with it. Not in "all": the refused proof backs this address off.
+ */
+std::string auth_replay(const Config &cfg)
+{
+	if (!cfg.key)
+		throw Skipped{"needs the key the target holds for this host (--key-file)"};
+	const rdmablk_open_req open = make_open_req(cfg.export_name);
+	auth::HostId hostid;
+	std::memcpy(hostid.data(), open.hostid, hostid.size());
+
+	auth::HostExchange genuine(cfg.export_name, hostid, *cfg.key, nullptr,
+				   auth::random_nonce());
+	const auto challenge = bytes_of(genuine.challenge());
+	std::vector<std::uint8_t> proof, nonce;
+	{
+		auto s = connect_auth(cfg);
+		const Response r = expect_chal(*s, cfg, challenge, RDMABLK_S_OK,
+					       "the challenge of a host holding its key");
+		nonce = target_nonce(r);
+		proof = bytes_of(genuine.reply(r.status, r.body));
+		const Response done = expect_status(
+			*s, cfg,
+			auth_cmd(*s, RDMABLK_OP_AUTH_REPLY, static_cast<std::uint32_t>(proof.size())),
+			proof, RDMABLK_S_OK, "the proof of a host holding its key");
+		genuine.finish(done.status, done.body);
+		open_export(*s, cfg, cfg.export_name);
+		expect_read_ok(*s, cfg);
+	}
+
+	auto s = connect_auth(cfg);
+	const Response r = expect_chal(*s, cfg, challenge, RDMABLK_S_OK,
+				       "the recorded challenge, sent again");
+	if (target_nonce(r) == nonce)
+		throw Failure{"a fresh target nonce for the replayed challenge",
+			      "the nonce of the recorded exchange again"};
+	expect_status(*s, cfg,
+		      auth_cmd(*s, RDMABLK_OP_AUTH_REPLY, static_cast<std::uint32_t>(proof.size())),
+		      proof, RDMABLK_S_AUTH_FAILED, "the recorded proof, replayed");
+	expect_status(*s, cfg, open_cmd(*s), open_payload(cfg.export_name),
+		      RDMABLK_S_AUTH_REQUIRED, "OPEN after the replayed proof");
+	return "the genuine exchange opened the export and read; replayed on a new "
+	       "connection, the target drew a fresh nonce, refused the recorded proof "
+	       "(AUTH_FAILED) and the OPEN after it (AUTH_REQUIRED)";
 }
 
 /* --- malformed commands -------------------------------------------------- */
@@ -1314,6 +1380,9 @@ constexpr std::array kExtraScenarios = {
 	Scenario{"auth-hammer",
 		 "wrong proofs at line rate for 20 s: the back-off lets through a handful",
 		 auth_hammer},
+	Scenario{"auth-replay",
+		 "a genuine exchange recorded and replayed on a new connection: refused",
+		 auth_replay},
 };
 
 } // namespace

@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "auth/key.hpp"
 #include "verbs.hpp"
 
 namespace rdmablk::hostile {
@@ -24,6 +25,8 @@ struct Config {
 	std::optional<std::string> ro_export;
 	/* How long to wait for any single reaction of the target. */
 	std::chrono::milliseconds timeout{10000};
+	/* The key the target holds for this host's id, for auth-replay. */
+	std::optional<auth::Key> key;
 };
 
 struct Verdict {

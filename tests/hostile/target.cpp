@@ -402,6 +402,14 @@ void Connection::on_command(std::span<const std::uint8_t> msg)
 			sc_.after_open(*this);
 		return;
 	}
+	if (cmd->opcode == RDMABLK_OP_AUTH_CHALLENGE || cmd->opcode == RDMABLK_OP_AUTH_REPLY) {
+		log(opcode_name(cmd->opcode) + " tag " + std::to_string(cmd->tag));
+		if (sc_.auth)
+			sc_.auth(*this, *cmd, msg.subspan(std::min(msg.size(), sizeof(rdmablk_cmd))));
+		else
+			honest(*cmd);
+		return;
+	}
 	if (cmd->opcode != RDMABLK_OP_KEEPALIVE && sc_.trap &&
 	    (sc_.trap_all || cmd->offset >= kTrapOffset)) {
 		log(opcode_name(cmd->opcode) + " tag " + std::to_string(cmd->tag) + " offset " +
@@ -550,7 +558,8 @@ int list()
 {
 	for (const Scenario &s : scenarios())
 		std::cout << s.name << ' ' << expect_name(s.expect) << ' '
-			  << (s.must_drop ? "drop" : "-") << ' ' << s.summary << '\n';
+			  << (s.must_drop ? "drop" : "-") << ' ' << (s.keys ? "keys" : "-") << ' '
+			  << s.summary << '\n';
 	return 0;
 }
 
@@ -587,7 +596,7 @@ int main(int argc, char **argv)
 	app.add_option("--listen", addr, "Address to listen on (IPv4 or IPv6 literal)")
 		->type_name("ADDR");
 	app.add_option("--port", port, "Port")->capture_default_str();
-	app.add_flag("--list", want_list, "List the scenarios: NAME EXPECT DROP SUMMARY");
+	app.add_flag("--list", want_list, "List the scenarios: NAME EXPECT DROP KEYS SUMMARY");
 	app.add_option("--pattern", pat, "Print LENGTH honest bytes from OFFSET and exit")
 		->expected(2)
 		->type_name("OFFSET LENGTH");

@@ -107,6 +107,13 @@ struct Scenario {
 	/* The trap covers the whole disk: the partition read of the attach
 	 * meets it too. */
 	bool trap_all = false;
+	/* The initiator attaches with keys, its own and the target's (mutual
+	 * authentication): it offers RDMABLK_CONN_AUTH and must refuse a
+	 * target that cannot prove it holds the target key. */
+	bool keys = false;
+	/* AUTH_CHALLENGE and AUTH_REPLY, with their inline payload; nullptr:
+	 * answered as by a target that does not know them (UNSUPPORTED). */
+	void (*auth)(Conn &conn, const Cmd &cmd, std::span<const std::uint8_t> payload) = nullptr;
 };
 
 /* Every scenario, in the order the VM test runs them: those that may leave

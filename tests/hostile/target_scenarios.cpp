@@ -5,6 +5,9 @@
  */
 #include <algorithm>
 #include <array>
+#include <cstddef>
+#include <cstring>
+#include <random>
 #include <string>
 
 #include "target.hpp"
@@ -194,6 +197,93 @@ void rep_inline_huge(ConnRep &rep)
 	rep.inline_max = 0xffffffffU;
 }
 
+/* --- an impostor: a target without the target key ----------------------- */
+
+/* The connect reply agrees on RDMABLK_CONN_AUTH: the impostor claims to
+ * authenticate. */
+void rep_auth(ConnRep &rep)
+{
+	rep.flags |= RDMABLK_CONN_AUTH;
+}
+
+/* @n random bytes: what the impostor has instead of a nonce or a proof. */
+std::vector<std::uint8_t> random_bytes(std::size_t n)
+{
+	static std::mt19937 gen{std::random_device{}()};
+	std::vector<std::uint8_t> out(n);
+	for (auto &b : out)
+		b = static_cast<std::uint8_t>(gen());
+	return out;
+}
+
+/* SEND the response to @cmd: @status, then @tail. */
+void answer_with(Conn &c, const Cmd &cmd, std::uint16_t status,
+		 std::span<const std::uint8_t> tail)
+{
+	std::vector<std::uint8_t> msg = encode_rsp(cmd.opcode, cmd.tag, status, cmd.gen);
+	msg.insert(msg.end(), tail.begin(), tail.end());
+	c.send(msg);
+}
+
+/*
+ * Answer AUTH_CHALLENGE as a target would, with @nonce as the target's, or
+ * a fresh one when empty. A challenge of the wrong size: INVALID.
+ */
+void answer_challenge(Conn &c, const Cmd &cmd, std::span<const std::uint8_t> payload,
+		      std::span<const std::uint8_t> nonce = {})
+{
+	rdmablk_auth_chal_req req;
+	if (payload.size() != sizeof(req)) {
+		c.answer(cmd, RDMABLK_S_INVALID);
+		return;
+	}
+	std::memcpy(&req, payload.data(), sizeof(req));
+	rdmablk_auth_chal_rsp rsp = {};
+	static constexpr char id[] = "hostile-target!";
+	static_assert(sizeof(id) == sizeof(rsp.targetid));
+	std::memcpy(rsp.targetid, id, sizeof(rsp.targetid));
+	rsp.hmac = req.hmac;
+	rsp.flags = req.flags;
+	const auto fresh = random_bytes(sizeof(rsp.nonce));
+	std::memcpy(rsp.nonce, nonce.empty() ? fresh.data() : nonce.data(), sizeof(rsp.nonce));
+	answer_with(c, cmd, RDMABLK_S_OK, bytes_of(rsp));
+}
+
+/* The target's nonce is the host's own: the host would prove for it. */
+void auth_echo_nonce(Conn &c, const Cmd &cmd, std::span<const std::uint8_t> payload)
+{
+	if (cmd.opcode != RDMABLK_OP_AUTH_CHALLENGE || payload.size() != sizeof(rdmablk_auth_chal_req)) {
+		c.answer(cmd, RDMABLK_S_AUTH_FAILED);
+		return;
+	}
+	c.misbehaved("challenge answered with the host's own nonce");
+	answer_challenge(c, cmd, payload,
+			 payload.subspan(offsetof(rdmablk_auth_chal_req, nonce),
+					 RDMABLK_AUTH_NONCE_SIZE));
+}
+
+/* Any proof accepted, and a made-up proof of its own. */
+void auth_forged_proof(Conn &c, const Cmd &cmd, std::span<const std::uint8_t> payload)
+{
+	if (cmd.opcode == RDMABLK_OP_AUTH_CHALLENGE) {
+		answer_challenge(c, cmd, payload);
+		return;
+	}
+	c.misbehaved("a made-up target proof");
+	answer_with(c, cmd, RDMABLK_S_OK, random_bytes(sizeof(rdmablk_auth_reply_rsp)));
+}
+
+/* Any proof accepted, and none of its own though the host asked for it. */
+void auth_no_proof(Conn &c, const Cmd &cmd, std::span<const std::uint8_t> payload)
+{
+	if (cmd.opcode == RDMABLK_OP_AUTH_CHALLENGE) {
+		answer_challenge(c, cmd, payload);
+		return;
+	}
+	c.misbehaved("OK without the target's proof");
+	c.answer(cmd, RDMABLK_S_OK);
+}
+
 constexpr std::array kScenarios = {
 	Scenario{"honest", "no misbehaviour: the reference", Expect::Data, false, nullptr,
 		 nullptr, nullptr},
@@ -242,6 +332,18 @@ constexpr std::array kScenarios = {
 		 nullptr, tag_ffff},
 	Scenario{"status-ffff", "I/O answered with status 0xffff", Expect::Error, false, nullptr,
 		 nullptr, status_ffff},
+	Scenario{"auth-downgrade",
+		 "an impostor: a host with keys offers authentication, the reply does not agree",
+		 Expect::Refused, false, nullptr, nullptr, nullptr, false, true},
+	Scenario{"auth-echo-nonce",
+		 "an impostor: the challenge answered with the host's own nonce",
+		 Expect::Refused, true, rep_auth, nullptr, nullptr, false, true, auth_echo_nonce},
+	Scenario{"auth-forged-proof",
+		 "an impostor: any proof accepted, a made-up proof of its own",
+		 Expect::Refused, true, rep_auth, nullptr, nullptr, false, true, auth_forged_proof},
+	Scenario{"auth-no-proof",
+		 "an impostor: any proof accepted, no proof of its own though asked",
+		 Expect::Refused, true, rep_auth, nullptr, nullptr, false, true, auth_no_proof},
 };
 
 } // namespace

@@ -39,6 +39,7 @@ std::optional<Response> decode_response(std::span<const std::uint8_t> buf)
 		.status = le16toh(rsp.status),
 		.len = static_cast<std::uint32_t>(buf.size()),
 		.open = std::nullopt,
+		.body = {buf.begin() + sizeof(rdmablk_rsp), buf.end()},
 	};
 	if (buf.size() >= sizeof(rdmablk_rsp) + sizeof(rdmablk_open_rsp))
 		r.open = load<rdmablk_open_rsp>(buf.subspan(sizeof(rdmablk_rsp)));

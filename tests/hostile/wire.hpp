@@ -46,6 +46,8 @@ struct Response {
 	std::uint32_t len;
 	/* Present when the response was long enough to carry it. */
 	std::optional<rdmablk_open_rsp> open;
+	/* What followed struct rdmablk_rsp in the message. */
+	std::vector<std::uint8_t> body;
 };
 
 /* Decode a received response; nullopt when shorter than struct rdmablk_rsp. */

@@ -178,6 +178,7 @@ TEST(Response, DecodesStatusAndOpenInfo)
 	EXPECT_EQ(plain->status, RDMABLK_S_NO_EXPORT);
 	EXPECT_EQ(plain->len, 16U);
 	EXPECT_FALSE(plain->open);
+	EXPECT_TRUE(plain->body.empty());
 
 	rdmablk_open_rsp open = {};
 	open.size = htole64(256ULL << 20);
@@ -191,6 +192,7 @@ TEST(Response, DecodesStatusAndOpenInfo)
 	EXPECT_EQ(info.size, 256ULL << 20);
 	EXPECT_EQ(info.logical_block_size, 512U);
 	EXPECT_EQ(info.flags, RDMABLK_EXP_READ_ONLY);
+	EXPECT_EQ(with_open->body, tail);
 
 	EXPECT_FALSE(decode_response(slice(wire, 0, 15)));
 }

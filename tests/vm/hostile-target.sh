@@ -39,6 +39,12 @@ BUDGET=$(dbg_size 380 2000)
 
 STUCK=()
 
+# The keys of the scenarios whose KEYS column says "keys": the host
+# attaches with its key and the target's (mutual authentication), which an
+# impostor target does not hold.
+HT_KEYS=/tmp/hostile-target-keys
+RDMABLKCTL=${RDMABLKCTL:-$SRC/build/userspace/bin/rdmablkctl}
+
 # exited PID: process PID is gone (a builtin: polled without starting a
 # process, which costs a third of a second in a debug guest).
 exited() {
@@ -101,11 +107,22 @@ selected() {
 	[[ ",$list," == *",$1,"* ]]
 }
 
-# scenario NAME EXPECT DROP: run one scenario, print what was seen, and
+# hostile_keys: the host's key and the target's in $HT_KEYS, made once.
+hostile_keys() {
+	local k
+	for k in host target; do
+		[ -s "$HT_KEYS/$k" ] && continue
+		mkdir -p "$HT_KEYS"
+		(umask 077 && "$RDMABLKCTL" key generate >"$HT_KEYS/$k") ||
+			fail "rdmablkctl key generate failed"
+	done
+}
+
+# scenario NAME EXPECT DROP KEYS: run one scenario, print what was seen, and
 # "RESULT NAME PASS|FAIL: ..."; returns 1 on FAIL.
 scenario() {
-	local name=$1 expect=$2 drop=$3 objs tpid dev idx out verdict=PASS notes=() \
-		dmesg_from summary bs=4096 off=$TRAP misbehaved kept slowest
+	local name=$1 expect=$2 drop=$3 keys=$4 objs tpid dev idx out verdict=PASS notes=() \
+		dmesg_from summary bs=4096 off=$TRAP misbehaved kept slowest attach_keys=()
 	out=$RESULTS/$name
 	mkdir -p "$out"
 	objs=$(objects)
@@ -119,13 +136,23 @@ scenario() {
 	wait_for -t "$(dbg_size 20 60)" -i 0.1 has_line "$out/target.txt" "listening on " || { notes+=("hostile target did not listen: $(cat "$out/target.txt")"); verdict=FAIL; }
 
 	notes+=("listening after $((SECONDS - t1))s")
-	bounded "$ATTACH_BOUND" "$out/attach.txt" "$RDMABLK_NL" attach "$TARGET_ADDR" hostile "${ATTACH_OPTS[@]}"
+	if [ -n "$keys" ]; then
+		hostile_keys
+		attach_keys=(--key-file "$HT_KEYS/host" --target-key-file "$HT_KEYS/target")
+	fi
+	bounded "$ATTACH_BOUND" "$out/attach.txt" "$RDMABLK_NL" attach "$TARGET_ADDR" hostile \
+		"${ATTACH_OPTS[@]}" "${attach_keys[@]}"
 	dev=
 	if [ "$RC" = 124 ]; then
 		verdict=FAIL
 		notes+=("attach hung for more than ${ATTACH_BOUND}s")
 	elif [ "$RC" != 0 ]; then
 		notes+=("attach refused after ${TOOK}s: $(tr '\n' ' ' <"$out/attach.txt")")
+		# An impostor must be refused for what it is, not by chance.
+		if [ -n "$keys" ] && ! grep -Eq 'authenticat|target key' "$out/attach.txt"; then
+			verdict=FAIL
+			notes+=("expected a refusal that names the authentication")
+		fi
 		[ "$expect" != data ] || verdict=FAIL
 	else
 		dev=$(cat "$out/attach.txt")
@@ -249,19 +276,20 @@ scenario() {
 # (comma-separated), and those of BY_NAME that were asked for by name, in
 # the order rdmablk-hostile-target --list gives.
 hostile_target_main() {
-	local group=$1 by_name=${2:-} name expect drop _ failed=() ran=0 left=() p
+	local group=$1 by_name=${2:-} name expect drop keys _ failed=() ran=0 left=() p
 
 	[ -x "$HT" ] || fail "$HT not found; build it first (make userspace)"
 	load_rdmablk io_timeout="$IO_TIMEOUT"
-	while read -r name expect drop _; do
+	while read -r name expect drop keys _; do
 		selected "$name" "$group" "$by_name" || continue
 		if [ "$SECONDS" -ge "$BUDGET" ]; then
 			left+=("$name")
 			continue
 		fi
 		[ "$drop" = drop ] || drop=
+		[ "$keys" = keys ] || keys=
 		ran=$((ran + 1))
-		scenario "$name" "$expect" "$drop" || failed+=("$name")
+		scenario "$name" "$expect" "$drop" "$keys" || failed+=("$name")
 	done < <("$HT" --list)
 	[ "$ran" -gt 0 ] || fail "no scenario selected (HOSTILE_TARGET_SCENARIOS='${HOSTILE_TARGET_SCENARIOS:-}')"
 
