@@ -487,7 +487,22 @@ vm_header_problem() {
 	elif [[ ! $(vm_mtu "$1") =~ ^[1-9][0-9]*$ ]] || [ "$(vm_mtu "$1")" -lt 1280 ] ||
 		[ "$(vm_mtu "$1")" -gt 9000 ]; then
 		echo "VM_MTU (or RDMABLK_VM_MTU) must be a number from 1280 to 9000"
+	elif [[ ! $(vm_header_var "$1" VM_RDMA) =~ ^(|yes|no)$ ]]; then
+		echo "VM_RDMA must be yes or no"
+	elif [ "$(vm_header_var "$1" VM_RDMA)" = no ] && [ "$(vm_header_var "$1" VM_MODE)" != one ]; then
+		echo "VM_RDMA=no is for one-guest tests (two guests talk over soft-RoCE)"
 	fi
+}
+
+# vm_net PATH...: the network the guest of these tests sets up: "none"
+# when every one says VM_RDMA=no (no soft-RoCE: a minute and a half of a
+# debug guest's boot saved), else "one" (soft-RoCE on a veth pair).
+vm_net() {
+	local t
+	for t in "$@"; do
+		[ "$(vm_header_var "$t" VM_RDMA)" = no ] || { echo one; return; }
+	done
+	echo none
 }
 
 # vm_guest_margin TIMEOUT: how long before a test's time limit its guest
@@ -538,7 +553,7 @@ vm_run_test() {
 	fi
 
 	if [ "${#VM_REASONS[@]}" -eq 0 ]; then
-		local deadline=$(($(date +%s) + timeout)) role dir func smp
+		local deadline=$(($(date +%s) + timeout)) role dir func smp net
 		for role in "${roles[@]}"; do
 			if [ "$mode" = one ]; then dir=$logdir; else dir=$logdir/$role; fi
 			mkdir -p "$dir"
@@ -561,7 +576,9 @@ vm_run_test() {
 			gpath=$(vm_guest_script_path "$path" "$dir")
 			# The guest gives up a little before the host kills it, so
 			# its kernel log still reaches the results directory.
-			vm_write_conf "$dir" VM_ROLE="$role" VM_NET="$role" VM_SCRIPT="$gpath" \
+			net=$role
+			[ "$role" != one ] || net=$(vm_net "$path")
+			vm_write_conf "$dir" VM_ROLE="$role" VM_NET="$net" VM_SCRIPT="$gpath" \
 				VM_FUNC="$func" VM_TEST="$name" VM_MODE="$mode" VM_MTU="$(vm_mtu "$path")" \
 				VM_DEADLINE=$((deadline - $(vm_guest_margin "$timeout")))
 		done
@@ -735,7 +752,7 @@ vm_pool_guest() {
 	done <"$pool/paths"
 	rm -rf "$bdir"
 	mkdir -p "$bdir"
-	vm_write_conf "$bdir" VM_ROLE=one VM_NET=one VM_MODE=one VM_MTU="$(vm_mtu)" \
+	vm_write_conf "$bdir" VM_ROLE=one VM_NET="$(vm_net "${path_of[@]}")" VM_MODE=one VM_MTU="$(vm_mtu)" \
 		VM_BATCH=/shared/batch.list VM_TEST="shared guest" VM_FUNC=test_main
 	vm_start one "$bdir" "$pool" none "${RDMABLK_VM_SMP:-2}"
 	pid=$VM_PID

@@ -163,7 +163,7 @@ scenario() {
 		# came before the attach returned, the attach waited for it. (Not
 		# "a command timed out": under the debug kernel an attach alone
 		# can take longer than io_timeout.)
-		if dmesg | tail -n +"$((dmesg_from + 1))" | grep -q 'I/O error, dev'; then
+		if grep -q 'I/O error, dev' <<<"$(dmesg | tail -n +"$((dmesg_from + 1))")"; then
 			verdict=FAIL
 			notes+=("the attach waited for I/O: the partition read failed before it returned")
 		fi
