@@ -5,9 +5,9 @@
 # sourced by those tests after tests/vm/lib.sh. The guest's /etc, /run and
 # /var are its own and writable, so the daemon runs with its default paths.
 
-# RDMABLK_RDMABLKD on the host picks another build, e.g. build/asan.
+# RDMABLK_RDMABLKD on the host picks another build, e.g. build/asan
+# (RDMABLKCTL, set in lib.sh, likewise).
 RDMABLKD=${RDMABLK_RDMABLKD:-$SRC/build/userspace/bin/rdmablkd}
-RDMABLKCTL=${RDMABLKCTL:-$SRC/build/userspace/bin/rdmablkctl}
 # shellcheck disable=SC2034 # used by the tests
 RDMABLK_CONF=/etc/rdmablk/rdmablk.conf
 DAEMON_PID=

@@ -43,7 +43,6 @@ STUCK=()
 # attaches with its key and the target's (mutual authentication), which an
 # impostor target does not hold.
 HT_KEYS=/tmp/hostile-target-keys
-RDMABLKCTL=${RDMABLKCTL:-$SRC/build/userspace/bin/rdmablkctl}
 
 # exited PID: process PID is gone (a builtin: polled without starting a
 # process, which costs a third of a second in a debug guest).
@@ -113,8 +112,7 @@ hostile_keys() {
 	for k in host target; do
 		[ -s "$HT_KEYS/$k" ] && continue
 		mkdir -p "$HT_KEYS"
-		(umask 077 && "$RDMABLKCTL" key generate >"$HT_KEYS/$k") ||
-			fail "rdmablkctl key generate failed"
+		key_file "$HT_KEYS/$k"
 	done
 }
 

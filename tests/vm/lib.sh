@@ -360,6 +360,7 @@ dbg_size() {
 
 # The netlink test tool, built by `make userspace`.
 RDMABLK_NL=${RDMABLK_NL:-$SRC/build/userspace/bin/rdmablk-nl}
+RDMABLKCTL=${RDMABLKCTL:-$SRC/build/userspace/bin/rdmablkctl}
 
 # nl ARGS...: run rdmablk-nl, failing the test with its message if it fails.
 nl() {
@@ -418,9 +419,15 @@ attach_dev() {
 	local name=$1 dev
 	shift
 	dev=$(nl attach "$TARGET_ADDR" "$name" "$@") || fail "attach $name failed"
-	[[ $dev =~ ^/dev/rdmablk[0-9]+$ ]] || fail "attach $name printed '$dev', not a device path"
-	wait_for test -b "$dev" || fail "attach $name: $dev did not appear within 30 s"
-	echo "$dev"
+	attached_dev "$name" "$dev"
+}
+
+# attached_dev NAME OUTPUT: what an attach of NAME printed must be a device
+# path, and the device must appear; prints it.
+attached_dev() {
+	[[ $2 =~ ^/dev/rdmablk[0-9]+$ ]] || fail "attach $1 printed '$2', not a device path"
+	wait_for test -b "$2" || fail "attach $1: $2 did not appear within 30 s"
+	echo "$2"
 }
 
 # attach_refused REGEX NAME [attach options]: attaching export NAME of
@@ -450,14 +457,22 @@ attach_after_backoff() {
 		rc=0
 		out=$("$RDMABLK_NL" attach "$TARGET_ADDR" "$@" 2>&1) || rc=$?
 		if [ "$rc" -eq 0 ]; then
-			wait_for test -b "$out" || fail "$out did not appear"
-			echo "$out"
+			attached_dev "$1" "$out"
 			return
 		fi
 		grep -q 'backs off' <<<"$out" || fail "attach $* failed: $out"
 		pause 0.5
 	done
 	fail "attach $* still backed off after 40 s: $out"
+}
+
+# key_file PATH [key generate options]: a new key from rdmablkctl key
+# generate in PATH, mode 0600 from its creation on.
+key_file() {
+	local path=$1
+	shift
+	(umask 077 && "$RDMABLKCTL" key generate "$@" >"$path") ||
+		fail "rdmablkctl key generate failed"
 }
 
 # dev_index /dev/rdmablkN: N
