@@ -130,7 +130,8 @@ static int rdmablk_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 		features |= RDMABLK_FEAT_LISTEN | RDMABLK_FEAT_EXPORT |
 			    RDMABLK_FEAT_AUTH;
 	if (rdmablk_nl_host)
-		features |= RDMABLK_FEAT_ATTACH | RDMABLK_FEAT_AUTH;
+		features |= RDMABLK_FEAT_ATTACH | RDMABLK_FEAT_AUTH |
+			    RDMABLK_FEAT_POLL;
 
 	msg = genlmsg_new(RDMABLK_NL_MSG_SIZE, GFP_KERNEL);
 	if (!msg)
@@ -498,7 +499,9 @@ static int rdmablk_nl_put_dev(struct sk_buff *msg,
 			di->info.physical_block_size) ||
 	    ((di->info.flags & RDMABLK_EXP_READ_ONLY) &&
 	     nla_put_flag(msg, RDMABLK_ATTR_READ_ONLY)) ||
-	    nla_put_u32(msg, RDMABLK_ATTR_NR_QUEUES, di->nr_queues) ||
+	    nla_put_u32(msg, RDMABLK_ATTR_NR_QUEUES,
+			di->nr_queues - di->nr_poll_queues) ||
+	    nla_put_u32(msg, RDMABLK_ATTR_NR_POLL_QUEUES, di->nr_poll_queues) ||
 	    nla_put_u32(msg, RDMABLK_ATTR_QUEUE_DEPTH, di->queue_depth) ||
 	    nla_put_u32(msg, RDMABLK_ATTR_DEV_STATE, di->state) ||
 	    nla_put_u32(msg, RDMABLK_ATTR_RECONNECT_DELAY, di->tmo.reconnect_delay) ||

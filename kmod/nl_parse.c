@@ -9,6 +9,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/inet.h>
+#include <linux/stringify.h>
 #include <net/netlink.h>
 
 #include "rdmablk.h"
@@ -110,6 +111,8 @@ const struct nla_policy rdmablk_nl_attach_policy[RDMABLK_ATTR_MAX + 1] = {
 	RDMABLK_NL_TMO_POLICY,
 	[RDMABLK_ATTR_AUTH_KEY] = RDMABLK_NL_KEY_POLICY,
 	[RDMABLK_ATTR_AUTH_TARGET_KEY] = RDMABLK_NL_KEY_POLICY,
+	[RDMABLK_ATTR_NR_POLL_QUEUES] = NLA_POLICY_MAX(NLA_U32,
+						       RDMABLK_MAX_QUEUES - 1),
 };
 
 const struct nla_policy rdmablk_nl_host_policy[RDMABLK_ATTR_MAX + 1] = {
@@ -346,6 +349,14 @@ int rdmablk_nl_parse_attach(struct net *net, struct nlattr **attrs,
 	nla_memcpy(req->hostid, attrs[RDMABLK_ATTR_HOSTID], sizeof(req->hostid));
 	req->nr_queues = attrs[RDMABLK_ATTR_NR_QUEUES] ?
 			 nla_get_u32(attrs[RDMABLK_ATTR_NR_QUEUES]) : 0;
+	req->nr_poll_queues = attrs[RDMABLK_ATTR_NR_POLL_QUEUES] ?
+			      nla_get_u32(attrs[RDMABLK_ATTR_NR_POLL_QUEUES]) : 0;
+	if (req->nr_queues + req->nr_poll_queues > RDMABLK_MAX_QUEUES) {
+		NL_SET_ERR_MSG_ATTR(extack, attrs[RDMABLK_ATTR_NR_POLL_QUEUES],
+				    "queues and poll queues together exceed "
+				    __stringify(RDMABLK_MAX_QUEUES));
+		return -EINVAL;
+	}
 	req->queue_depth = attrs[RDMABLK_ATTR_QUEUE_DEPTH] ?
 			   nla_get_u32(attrs[RDMABLK_ATTR_QUEUE_DEPTH]) :
 			   RDMABLK_DEFAULT_QUEUE_DEPTH;

@@ -338,6 +338,7 @@ static void rdmablk_nl_attach_defaults(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, attach(&r, &req), 0);
 	KUNIT_EXPECT_EQ(test, rdmablk_addr_port(&req.addr), RDMABLK_DEFAULT_PORT);
 	KUNIT_EXPECT_EQ(test, req.nr_queues, 0U);
+	KUNIT_EXPECT_EQ(test, req.nr_poll_queues, 0U);
 	KUNIT_EXPECT_EQ(test, req.queue_depth, (u32)RDMABLK_DEFAULT_QUEUE_DEPTH);
 	KUNIT_EXPECT_EQ(test, req.tmo.reconnect_delay, (u32)RDMABLK_DEFAULT_RECONNECT_DELAY);
 	KUNIT_EXPECT_EQ(test, req.tmo.ctrl_loss_tmo, RDMABLK_DEFAULT_CTRL_LOSS_TMO);
@@ -355,6 +356,26 @@ static void rdmablk_nl_attach_defaults(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, req.tmo.fast_io_fail_tmo, 5);
 	KUNIT_EXPECT_EQ(test, req.tmo.reconnect_delay, 86400U);
 	nl_req_free(&r);
+
+	/* Poll queues besides the others, up to 64 in all. */
+	nl_req_init(test, &r);
+	put_attach(test, &r, "192.0.2.1");
+	KUNIT_ASSERT_EQ(test, nla_put_u32(r.skb, RDMABLK_ATTR_NR_QUEUES, 60), 0);
+	KUNIT_ASSERT_EQ(test, nla_put_u32(r.skb, RDMABLK_ATTR_NR_POLL_QUEUES, 4), 0);
+	KUNIT_ASSERT_EQ(test, attach(&r, &req), 0);
+	KUNIT_EXPECT_EQ(test, req.nr_queues, 60U);
+	KUNIT_EXPECT_EQ(test, req.nr_poll_queues, 4U);
+	nl_req_free(&r);
+
+	nl_req_init(test, &r);
+	put_attach(test, &r, "192.0.2.1");
+	KUNIT_ASSERT_EQ(test, nla_put_u32(r.skb, RDMABLK_ATTR_NR_QUEUES, 60), 0);
+	KUNIT_ASSERT_EQ(test, nla_put_u32(r.skb, RDMABLK_ATTR_NR_POLL_QUEUES, 5), 0);
+	KUNIT_EXPECT_EQ(test, attach(&r, &req), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, r.extack._msg);
+	KUNIT_EXPECT_PTR_EQ(test, r.extack.bad_attr,
+			    (const struct nlattr *)r.tb[RDMABLK_ATTR_NR_POLL_QUEUES]);
+	nl_req_free(&r);
 }
 
 struct attach_bad {
@@ -368,6 +389,7 @@ struct attach_bad {
 static const struct attach_bad attach_bads[] = {
 	{ "0 queues", RDMABLK_ATTR_NR_QUEUES, 0, 0, -ERANGE },
 	{ "65 queues", RDMABLK_ATTR_NR_QUEUES, 0, RDMABLK_MAX_QUEUES + 1, -ERANGE },
+	{ "64 poll queues", RDMABLK_ATTR_NR_POLL_QUEUES, 0, RDMABLK_MAX_QUEUES, -ERANGE },
 	{ "depth 0", RDMABLK_ATTR_QUEUE_DEPTH, 0, 0, -ERANGE },
 	{ "depth 1025", RDMABLK_ATTR_QUEUE_DEPTH, 0, RDMABLK_MAX_QUEUE_DEPTH + 1, -ERANGE },
 	{ "reconnect delay 0", RDMABLK_ATTR_RECONNECT_DELAY, 0, 0, -ERANGE },

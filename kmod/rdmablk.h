@@ -128,6 +128,7 @@ static inline void rdmablk_dev_set_req_wipe(struct rdmablk_dev_set_req *req)
  * @export_name: the export
  * @hostid: our identity
  * @nr_queues: 0 for one per CPU
+ * @nr_poll_queues: polled queues besides those
  * @queue_depth: requested credits per queue
  * @tmo: recovery settings
  * @key: our secret, or none (@key.hmac 0): do not authenticate
@@ -141,6 +142,7 @@ struct rdmablk_attach_req {
 	char export_name[RDMABLK_EXPORT_NAME_MAX];
 	u8 hostid[RDMABLK_UUID_SIZE];
 	u32 nr_queues;
+	u32 nr_poll_queues;
 	u32 queue_depth;
 	struct rdmablk_tmo tmo;
 	struct rdmablk_key key;
@@ -206,7 +208,8 @@ struct rdmablk_queue_info {
  * @addr: target
  * @export_name: export
  * @info: export geometry
- * @nr_queues: queues
+ * @nr_queues: queues, the polled ones included
+ * @nr_poll_queues: of those, polled ones: the last ones
  * @queue_depth: credits per queue
  * @state: enum rdmablk_dev_state
  * @tmo: recovery settings
@@ -225,6 +228,7 @@ struct rdmablk_dev_info {
 	char export_name[RDMABLK_EXPORT_NAME_MAX];
 	struct rdmablk_open_info info;
 	u32 nr_queues;
+	u32 nr_poll_queues;
 	u32 queue_depth;
 	u32 state;
 	struct rdmablk_tmo tmo;

@@ -122,6 +122,7 @@ Device example_device()
 		.physical_block_size = 4096,
 		.read_only = false,
 		.nr_queues = 4,
+		.nr_poll_queues = 1,
 		.queue_depth = 128,
 		.state = RDMABLK_DEV_LIVE,
 		.reconnect_delay = RDMABLK_DEFAULT_RECONNECT_DELAY,
@@ -178,6 +179,7 @@ std::vector<RawAttr> device_attrs(const Device &dev)
 	if (dev.read_only)
 		attrs.push_back(flag_attr(RDMABLK_ATTR_READ_ONLY));
 	attrs.insert(attrs.end(), {u32_attr(RDMABLK_ATTR_NR_QUEUES, dev.nr_queues),
+				   u32_attr(RDMABLK_ATTR_NR_POLL_QUEUES, dev.nr_poll_queues),
 				   u32_attr(RDMABLK_ATTR_QUEUE_DEPTH, dev.queue_depth),
 				   u32_attr(RDMABLK_ATTR_DEV_STATE, dev.state),
 				   u32_attr(RDMABLK_ATTR_RECONNECT_DELAY, dev.reconnect_delay),

@@ -342,6 +342,7 @@ TEST(ParseDevice, LeavesRecoveryAttributesAnOlderModuleLacksAtZero)
 	expected.keepalive_tmo = 0;
 	expected.reconnect_max = 0;
 	expected.reconnects = 0;
+	expected.nr_poll_queues = 0;
 	expected.queues.clear();
 	EXPECT_EQ(parse_device(*msg), expected);
 }

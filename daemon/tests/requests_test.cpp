@@ -159,11 +159,13 @@ TEST(Requests, AttachCarriesQueueSettingsWhenGiven)
 						 .export_name = "disk0",
 						 .hostid = Uuid{},
 						 .nr_queues = 2,
+						 .nr_poll_queues = 1,
 						 .queue_depth = 64});
 	const auto attrs = attrs_of(*msg);
-	ASSERT_EQ(attrs.size(), 6u);
+	ASSERT_EQ(attrs.size(), 7u);
 	EXPECT_EQ(attrs[4], test::u32_attr(RDMABLK_ATTR_NR_QUEUES, 2));
-	EXPECT_EQ(attrs[5], test::u32_attr(RDMABLK_ATTR_QUEUE_DEPTH, 64));
+	EXPECT_EQ(attrs[5], test::u32_attr(RDMABLK_ATTR_NR_POLL_QUEUES, 1));
+	EXPECT_EQ(attrs[6], test::u32_attr(RDMABLK_ATTR_QUEUE_DEPTH, 64));
 
 	const Msg depth_only = build_attach(family_id, {.target = {"192.0.2.1", 1},
 							.export_name = "disk0",

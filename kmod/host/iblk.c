@@ -158,6 +158,40 @@ static int rdmablk_init_hctx(struct blk_mq_hw_ctx *hctx, void *data,
 	return 0;
 }
 
+/*
+ * Hardware queues: the interrupt-driven ones serve default and read I/O,
+ * the polled ones (queues nr_queues - nr_poll_queues onwards) polled I/O.
+ */
+static void rdmablk_map_queues(struct blk_mq_tag_set *set)
+{
+	struct rdmablk_idev *idev = set->driver_data;
+	u32 nr_irq = idev->nr_queues - idev->nr_poll_queues;
+
+	/* One map: blk-mq sized it (at most a queue per CPU). */
+	if (set->nr_maps <= HCTX_TYPE_POLL) {
+		blk_mq_map_queues(&set->map[HCTX_TYPE_DEFAULT]);
+		return;
+	}
+	set->map[HCTX_TYPE_DEFAULT].nr_queues = nr_irq;
+	set->map[HCTX_TYPE_DEFAULT].queue_offset = 0;
+	blk_mq_map_queues(&set->map[HCTX_TYPE_DEFAULT]);
+	set->map[HCTX_TYPE_READ].nr_queues = nr_irq;
+	set->map[HCTX_TYPE_READ].queue_offset = 0;
+	blk_mq_map_queues(&set->map[HCTX_TYPE_READ]);
+	set->map[HCTX_TYPE_POLL].nr_queues = idev->nr_poll_queues;
+	set->map[HCTX_TYPE_POLL].queue_offset = nr_irq;
+	blk_mq_map_queues(&set->map[HCTX_TYPE_POLL]);
+}
+
+static int rdmablk_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob)
+{
+	struct rdmablk_iqueue *queue = hctx->driver_data;
+
+	if (!queue->polled)
+		return 0;
+	return rdmablk_iqueue_poll(queue);
+}
+
 static int rdmablk_init_request(struct blk_mq_tag_set *set, struct request *rq,
 				unsigned int hctx_idx, unsigned int numa_node)
 {
@@ -184,6 +218,8 @@ static const struct blk_mq_ops rdmablk_mq_ops = {
 	.complete = rdmablk_complete_rq,
 	.timeout = rdmablk_timeout,
 	.init_hctx = rdmablk_init_hctx,
+	.map_queues = rdmablk_map_queues,
+	.poll = rdmablk_poll,
 	.init_request = rdmablk_init_request,
 	.exit_request = rdmablk_exit_request,
 };
@@ -235,6 +271,7 @@ int rdmablk_idev_alloc_disk(struct rdmablk_idev *idev)
 
 	set->ops = &rdmablk_mq_ops;
 	set->nr_hw_queues = idev->nr_queues;
+	set->nr_maps = idev->nr_poll_queues ? HCTX_MAX_TYPES : 1;
 	set->queue_depth = idev->queue_depth;
 	set->numa_node = NUMA_NO_NODE;
 	set->cmd_size = sizeof(struct rdmablk_ireq) +

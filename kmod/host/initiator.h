@@ -54,6 +54,7 @@ enum {
 	RDMABLK_IQ_LIVE,	/* connected; I/O may be posted */
 	RDMABLK_IQ_CTL_PENDING,	/* an OPEN or AUTH_* awaits its response */
 	RDMABLK_IQ_KA_PENDING,	/* a keep-alive awaits its response */
+	RDMABLK_IQ_POLLABLE,	/* polled queue: its CQ may be reaped */
 };
 
 /**
@@ -102,10 +103,18 @@ struct rdmablk_iqueue_stats {
  * struct rdmablk_iqueue - one RDMA connection of an attached device
  * @idev: owner
  * @qid: index, also the blk-mq hardware queue index
+ * @polled: a poll queue (HCTX_TYPE_POLL): its CQ has no completion
+ *	interrupts and is reaped by rdmablk_iqueue_poll() only; set at attach
+ * @poll_lock: serialises reaping a polled queue's CQ with freeing it:
+ *	rdmablk_iqueue_poll() reaps only under it with RDMABLK_IQ_POLLABLE
+ *	set, which rdmablk_iqueue_free() clears under it first. Taken in
+ *	process context only. Initialised once at attach: a poller may wait
+ *	on it while the queue reconnects
  * @cm_id: rdma_cm id
  * @dev: RDMA device, known once the address is resolved
  * @pd: protection domain
- * @cq: send and receive completions, polled in softirq
+ * @cq: send and receive completions, polled in softirq, or by
+ *	rdmablk_iqueue_poll() when @polled
  * @qp: the queue pair
  * @params: negotiated at connect
  * @flags: RDMABLK_IQ_*
@@ -143,6 +152,8 @@ struct rdmablk_iqueue_stats {
 struct rdmablk_iqueue {
 	struct rdmablk_idev *idev;
 	u16 qid;
+	bool polled;
+	spinlock_t poll_lock;	/* see above */
 	struct rdma_cm_id *cm_id;
 	struct ib_device *dev;
 	struct ib_pd *pd;
@@ -249,7 +260,9 @@ struct rdmablk_ireq {
  * @target_key: the target's secret for us, or none: the target must prove
  *	it holds it; wiped when the device is freed
  * @info: what the target said about the export
- * @nr_queues: connections, one per hardware queue
+ * @nr_queues: connections, one per hardware queue, the polled ones
+ *	included
+ * @nr_poll_queues: of those, polled ones (HCTX_TYPE_POLL): the last ones
  * @queue_depth: credits per queue
  * @max_io_size: bytes, negotiated
  * @inline_max: bytes, negotiated
@@ -293,6 +306,7 @@ struct rdmablk_idev {
 	struct rdmablk_key target_key;
 	struct rdmablk_open_info info;
 	u32 nr_queues;
+	u32 nr_poll_queues;
 	u32 queue_depth;
 	u32 max_io_size;
 	u32 inline_max;
@@ -341,6 +355,7 @@ int rdmablk_iqueue_open(struct rdmablk_iqueue *queue,
 void rdmablk_iqueue_stop(struct rdmablk_iqueue *queue);
 void rdmablk_iqueue_free(struct rdmablk_iqueue *queue);
 int rdmablk_iqueue_init_mrs(struct rdmablk_iqueue *queue, u32 max_pages);
+int rdmablk_iqueue_poll(struct rdmablk_iqueue *queue);
 blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 				   struct request *rq);
 void rdmablk_ireq_unmap(struct request *rq);

@@ -16,7 +16,15 @@
  * to zero: one reference for the SEND's completion, one for the answer (a
  * response, or a READ's immediate data), which takes another for a local
  * invalidation it has to post.
- * Completions run in softirq (IB_POLL_SOFTIRQ).
+ * Completions run in softirq (IB_POLL_SOFTIRQ), but those of a poll
+ * queue (queue->polled, HCTX_TYPE_POLL), which has no completion interrupts:
+ * they run in the process context of whoever reaps its CQ (polled bios
+ * must end there, not with bottom halves disabled): blk-mq's .poll
+ * (rdmablk_iqueue_poll()), this file's waits for control answers and each
+ * keep-alive round, so that a queue nobody polls still answers keep-alives
+ * and sees its connection's loss, and ib_drain_qp(). Reapers may run at
+ * once on several CPUs: a request's reference count and arming decide who
+ * completes it, as they do between its SEND's and its answer's handlers.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -143,6 +151,11 @@ int rdmablk_iqueue_keepalive(struct rdmablk_iqueue *queue, unsigned long kato)
 
 	if (!test_bit(RDMABLK_IQ_LIVE, &queue->flags))
 		return 0;
+	/* Nothing else may have reaped a polled queue's answers lately. */
+	if (queue->polled) {
+		rdmablk_iqueue_poll(queue);
+		last_rx = READ_ONCE(queue->last_rx);
+	}
 	if (test_bit(RDMABLK_IQ_KA_PENDING, &queue->flags)) {
 		if (time_after(jiffies, queue->ka_sent + kato) &&
 		    time_after(jiffies, last_rx + kato))
@@ -221,11 +234,12 @@ static bool rdmablk_ireq_take(struct rdmablk_iqueue *queue,
 {
 	bool armed = false;
 
-	spin_lock(&queue->post_lock);
+	/* _bh: polled queues take answers in process context. */
+	spin_lock_bh(&queue->post_lock);
 	if (READ_ONCE(req->gen) == gen)
 		armed = atomic_cmpxchg(&req->arm, RDMABLK_ARM_ARMED,
 				       RDMABLK_ARM_IDLE) == RDMABLK_ARM_ARMED;
-	spin_unlock(&queue->post_lock);
+	spin_unlock_bh(&queue->post_lock);
 	return armed;
 }
 
@@ -508,7 +522,8 @@ static int rdmablk_iqueue_create_qp(struct rdmablk_iqueue *queue, u16 qd)
 	int ret;
 
 	queue->cq = ib_alloc_cq_any(queue->dev, queue, 3 * qd + queue->nr_recvs + 2,
-				    IB_POLL_SOFTIRQ);
+				    queue->polled ? IB_POLL_DIRECT :
+						    IB_POLL_SOFTIRQ);
 	if (IS_ERR(queue->cq))
 		return PTR_ERR(queue->cq);
 
@@ -679,6 +694,12 @@ int rdmablk_iqueue_connect(struct rdmablk_iqueue *queue, u16 queue_depth,
 		goto out_drain;
 	}
 	set_bit(RDMABLK_IQ_ALLOCATED, &queue->flags);
+	if (queue->polled) {
+		/* After the CQ is set up, for rdmablk_iqueue_poll(). */
+		spin_lock(&queue->poll_lock);
+		set_bit(RDMABLK_IQ_POLLABLE, &queue->flags);
+		spin_unlock(&queue->poll_lock);
+	}
 	set_bit(RDMABLK_IQ_LIVE, &queue->flags);
 	return 0;
 
@@ -717,6 +738,47 @@ int rdmablk_iqueue_init_mrs(struct rdmablk_iqueue *queue, u32 max_pages)
 	return ib_mr_pool_init(queue->qp, &queue->qp->rdma_mrs,
 			       queue->params.queue_depth, IB_MR_TYPE_MEM_REG,
 			       max_pages, 0);
+}
+
+/**
+ * rdmablk_iqueue_poll() - reap a polled queue's completions
+ * @queue: a queue with @polled set
+ *
+ * Runs the completions' handlers in the caller's (process) context. Safe
+ * at any time: a queue whose verbs resources are being freed, or not yet
+ * set up, is not touched.
+ *
+ * Return: completions reaped.
+ */
+int rdmablk_iqueue_poll(struct rdmablk_iqueue *queue)
+{
+	int n = 0;
+
+	spin_lock(&queue->poll_lock);
+	if (test_bit(RDMABLK_IQ_POLLABLE, &queue->flags))
+		n = ib_process_cq_direct(queue->cq, queue->nr_recvs);
+	spin_unlock(&queue->poll_lock);
+	return n;
+}
+
+/*
+ * Wait up to @timeout for @done, which one of @queue's completions
+ * completes. A polled queue has no completion interrupts: its CQ is
+ * reaped here meanwhile, once a jiffy. Return: true once @done completed.
+ */
+static bool rdmablk_iqueue_wait(struct rdmablk_iqueue *queue,
+				struct completion *done, unsigned long timeout)
+{
+	unsigned long end = jiffies + timeout;
+
+	if (!queue->polled)
+		return wait_for_completion_timeout(done, timeout);
+	do {
+		rdmablk_iqueue_poll(queue);
+		if (wait_for_completion_timeout(done, 1))
+			return true;
+	} while (time_before(jiffies, end));
+	return false;
 }
 
 static void rdmablk_iqueue_ctl_send_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -781,10 +843,10 @@ static int rdmablk_iqueue_ctl(struct rdmablk_iqueue *queue, u8 opcode,
 		NL_SET_ERR_MSG(extack, "cannot send to the target");
 		goto out_unmap;
 	}
-	if (!wait_for_completion_timeout(&queue->ctl_done,
-					 RDMABLK_CONNECT_TIMEOUT) ||
-	    !wait_for_completion_timeout(&queue->ctl_sent,
-					 RDMABLK_CONNECT_TIMEOUT)) {
+	if (!rdmablk_iqueue_wait(queue, &queue->ctl_done,
+				 RDMABLK_CONNECT_TIMEOUT) ||
+	    !rdmablk_iqueue_wait(queue, &queue->ctl_sent,
+				 RDMABLK_CONNECT_TIMEOUT)) {
 		clear_bit(RDMABLK_IQ_CTL_PENDING, &queue->flags);
 		if (opcode == RDMABLK_OP_OPEN)
 			NL_SET_ERR_MSG(extack, "the target did not answer OPEN in time");
@@ -967,6 +1029,10 @@ void rdmablk_iqueue_free(struct rdmablk_iqueue *queue)
 	rdmablk_iqueue_stop(queue);
 	if (!test_and_clear_bit(RDMABLK_IQ_ALLOCATED, &queue->flags))
 		return;
+	/* No poller reaps the CQ from here on. */
+	spin_lock(&queue->poll_lock);
+	clear_bit(RDMABLK_IQ_POLLABLE, &queue->flags);
+	spin_unlock(&queue->poll_lock);
 	rdmablk_iqueue_free_stale_mrs(queue);
 	if (queue->max_pages)
 		ib_mr_pool_destroy(queue->qp, &queue->qp->rdma_mrs);

@@ -496,23 +496,32 @@ static int rdmablk_idev_connect_queue(struct rdmablk_idev *idev, u32 i,
 	return rdmablk_idev_keep_open_alive(idev, i, extack);
 }
 
-/* First connection: connect every queue and learn the limits. */
+/*
+ * First connection: connect every queue and learn the limits. The
+ * interrupt-driven queues come first, then the polled ones; when the
+ * target accepts fewer queues than asked for, the polled ones go first
+ * (as nvme-rdma's poll queues get what the default ones leave).
+ */
 int rdmablk_idev_connect(struct rdmablk_idev *idev,
 			 const struct rdmablk_attach_req *req,
 			 struct netlink_ext_ack *extack)
 {
 	struct rdmablk_iqueue *q0;
-	u32 i, want;
+	u32 i, want, poll;
 	int ret;
 
+	/* At most RDMABLK_MAX_QUEUES together (nl_parse.c checked). */
+	poll = req->nr_poll_queues;
 	want = req->nr_queues ? req->nr_queues : num_online_cpus();
-	want = min_t(u32, want, RDMABLK_MAX_QUEUES);
-	idev->queues = kcalloc(want, sizeof(*idev->queues), GFP_KERNEL);
+	want = min_t(u32, want, RDMABLK_MAX_QUEUES - poll);
+	idev->queues = kcalloc(want + poll, sizeof(*idev->queues), GFP_KERNEL);
 	if (!idev->queues)
 		return -ENOMEM;
-	for (i = 0; i < want; i++) {
+	for (i = 0; i < want + poll; i++) {
 		idev->queues[i].idev = idev;
 		idev->queues[i].qid = i;
+		idev->queues[i].polled = i >= want;
+		spin_lock_init(&idev->queues[i].poll_lock);
 	}
 
 	/* One credit more than the tags: the keep-alive's. */
@@ -525,7 +534,12 @@ int rdmablk_idev_connect(struct rdmablk_idev *idev,
 		return ret;
 
 	want = min_t(u32, want, q0->params.max_queues);
-	for (i = 1; i < want; i++) {
+	poll = min_t(u32, poll, q0->params.max_queues - want);
+	/* The polled queues move down behind the interrupt-driven ones. */
+	for (i = 0; i < poll; i++)
+		idev->queues[want + i].polled = true;
+	idev->nr_poll_queues = poll;
+	for (i = 1; i < want + poll; i++) {
 		idev->nr_queues = i + 1;
 		ret = rdmablk_idev_connect_queue(idev, i, false, extack);
 		if (ret)

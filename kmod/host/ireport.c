@@ -73,6 +73,7 @@ void rdmablk_idev_snapshot(struct rdmablk_idev *idev,
 		sizeof(info->export_name));
 	info->info = idev->info;
 	info->nr_queues = idev->nr_queues;
+	info->nr_poll_queues = idev->nr_poll_queues;
 	info->queue_depth = idev->queue_depth;
 	info->tmo.reconnect_delay = READ_ONCE(idev->tmo.reconnect_delay);
 	info->tmo.ctrl_loss_tmo = READ_ONCE(idev->tmo.ctrl_loss_tmo);
@@ -189,6 +190,14 @@ static ssize_t queue_state_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(queue_state);
 
+/* How many of the queues above are polled: the last ones. */
+static ssize_t poll_queues_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", rdmablk_dev_to_idev(dev)->nr_poll_queues);
+}
+static DEVICE_ATTR_RO(poll_queues);
+
 /* One counter of every queue: @off is its place in rdmablk_queue_info. */
 static ssize_t rdmablk_queue_counter_show(struct device *dev, char *buf,
 					  size_t off)
@@ -231,6 +240,7 @@ static struct attribute *rdmablk_disk_attrs[] = {
 	&dev_attr_state.attr,
 	&dev_attr_reconnects.attr,
 	&dev_attr_queue_state.attr,
+	&dev_attr_poll_queues.attr,
 	&dev_attr_queue_commands.attr,
 	&dev_attr_queue_completed.attr,
 	&dev_attr_queue_errors.attr,

@@ -27,6 +27,7 @@ struct AttachOptions {
 	EndpointArgs target;
 	std::string export_name;
 	std::uint32_t nr_queues = 0;   /* 0: the module's default */
+	std::uint32_t nr_poll_queues = 0;
 	std::uint32_t queue_depth = 0; /* 0: the module's default */
 	std::string hostid;	       /* empty: read_hostid() */
 	nl::DevSetArgs timeouts;       /* the module's defaults where not given */
@@ -51,6 +52,7 @@ int run_attach(const AttachOptions &args)
 		.export_name = args.export_name,
 		.hostid = args.hostid.empty() ? nl::read_hostid() : nl::parse_uuid(args.hostid),
 		.nr_queues = given(args.nr_queues),
+		.nr_poll_queues = given(args.nr_poll_queues),
 		.queue_depth = given(args.queue_depth),
 		.reconnect_delay = args.timeouts.reconnect_delay,
 		.ctrl_loss_tmo = args.timeouts.ctrl_loss_tmo,
@@ -136,6 +138,10 @@ void add_attach(CLI::App &app, Action &selected)
 			"I/O queues (default: one per CPU, capped by the target)")
 		->type_name("N")
 		->check(CLI::Range(1, RDMABLK_MAX_QUEUES));
+	sub->add_option("--poll-queues", args->nr_poll_queues,
+			"Polled queues besides those (default 0)")
+		->type_name("N")
+		->check(CLI::Range(0, RDMABLK_MAX_QUEUES - 1));
 	sub->add_option("-d,--queue-depth", args->queue_depth,
 			"Commands in flight per queue (default " +
 				std::to_string(RDMABLK_DEFAULT_QUEUE_DEPTH) +

@@ -57,7 +57,8 @@ std::string format_device_details(const nl::Device &dev)
 	out << "dev=" << dev.name << "\naddr=" << dev.target.addr << "\nport=" << dev.target.port
 	    << "\nname=" << dev.export_name << "\nuuid=" << nl::to_string(dev.uuid)
 	    << "\nsize=" << dev.size << "\nstate=" << nl::dev_state_name(dev.state)
-	    << "\nqueues=" << dev.nr_queues << "\nqueue_depth=" << dev.queue_depth
+	    << "\nqueues=" << dev.nr_queues << "\npoll_queues=" << dev.nr_poll_queues
+	    << "\nqueue_depth=" << dev.queue_depth
 	    << "\nauth=" << nl::auth_mode_name(dev.auth)
 	    << "\nreconnect_delay=" << dev.reconnect_delay
 	    << "\nctrl_loss_tmo=" << dev.ctrl_loss_tmo

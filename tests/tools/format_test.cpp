@@ -74,6 +74,7 @@ TEST(Format, DeviceDetails)
 					      "size=1073741824\n"
 					      "state=live\n"
 					      "queues=4\n"
+					      "poll_queues=1\n"
 					      "queue_depth=128\n"
 					      "auth=none\n"
 					      "reconnect_delay=10\n"

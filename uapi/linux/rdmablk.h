@@ -76,6 +76,12 @@
  *       RDMABLK_ATTR_EXPORT_NAME
  *       RDMABLK_ATTR_HOSTID           binary  RDMABLK_UUID_SIZE bytes
  *       [RDMABLK_ATTR_NR_QUEUES]      u32     default: one per CPU, capped by the target
+ *       [RDMABLK_ATTR_NR_POLL_QUEUES] u32     polled queues besides those, default 0:
+ *                                             completed without interrupts for
+ *                                             polled I/O (io_uring IOPOLL,
+ *                                             RWF_HIPRI); the target's cap goes to
+ *                                             NR_QUEUES first; with NR_QUEUES at most
+ *                                             RDMABLK_MAX_QUEUES
  *       [RDMABLK_ATTR_QUEUE_DEPTH]    u32     default 128, capped by the target
  *       [RDMABLK_ATTR_RECONNECT_DELAY]  u32   seconds between reconnect attempts, default 10
  *       [RDMABLK_ATTR_CTRL_LOSS_TMO]    s32   seconds of reconnecting before giving up,
@@ -110,6 +116,7 @@
  *       RDMABLK_ATTR_DEV_NAME         string  "rdmablkN"
  *       ADDR, PORT, EXPORT_NAME, UUID, SIZE, LOGICAL_BLOCK_SIZE,
  *       PHYSICAL_BLOCK_SIZE, [READ_ONLY], NR_QUEUES, QUEUE_DEPTH,
+ *       RDMABLK_ATTR_NR_POLL_QUEUES   u32     polled queues, after the NR_QUEUES others
  *       RDMABLK_ATTR_DEV_STATE        u32     enum rdmablk_dev_state
  *       RECONNECT_DELAY, CTRL_LOSS_TMO, FAST_IO_FAIL_TMO, KEEPALIVE_TMO
  *       RDMABLK_ATTR_RECONNECT_ATTEMPT u32    attempts since the connection was lost
@@ -262,6 +269,7 @@ enum rdmablk_attr {
 	RDMABLK_ATTR_AUTH_OK,		/* u64 */
 	RDMABLK_ATTR_AUTH_FAILED,	/* u64 */
 	RDMABLK_ATTR_HOST_REAUTH,	/* flag */
+	RDMABLK_ATTR_NR_POLL_QUEUES,	/* u32, 0..RDMABLK_MAX_QUEUES - 1 */
 
 	__RDMABLK_ATTR_MAX,
 };
@@ -273,6 +281,7 @@ enum rdmablk_attr {
 #define RDMABLK_FEAT_EXPORT		(1ULL << 1)	/* target exports */
 #define RDMABLK_FEAT_ATTACH		(1ULL << 2)	/* initiator devices */
 #define RDMABLK_FEAT_AUTH		(1ULL << 3)	/* HOST_*, AUTH_* attributes */
+#define RDMABLK_FEAT_POLL		(1ULL << 4)	/* NR_POLL_QUEUES */
 
 /* Most hosts a target holds keys for. */
 #define RDMABLK_MAX_AUTH_HOSTS		1024

@@ -72,6 +72,7 @@ constexpr SpecTable specs = [] {
 	ATTR(AUTH_OK, u64, 0);
 	ATTR(AUTH_FAILED, u64, 0);
 	ATTR(HOST_REAUTH, flag, 0);
+	ATTR(NR_POLL_QUEUES, u32, 0);
 #undef ATTR
 	return t;
 }();

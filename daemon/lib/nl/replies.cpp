@@ -64,6 +64,7 @@ Device device_of(const Attrs &attrs)
 		.physical_block_size = attrs.u32(RDMABLK_ATTR_PHYSICAL_BLOCK_SIZE),
 		.read_only = attrs.flag(RDMABLK_ATTR_READ_ONLY),
 		.nr_queues = attrs.u32(RDMABLK_ATTR_NR_QUEUES),
+		.nr_poll_queues = attrs.optional_u32(RDMABLK_ATTR_NR_POLL_QUEUES).value_or(0),
 		.queue_depth = attrs.u32(RDMABLK_ATTR_QUEUE_DEPTH),
 		.state = attrs.u32(RDMABLK_ATTR_DEV_STATE),
 		.reconnect_delay = attrs.optional_u32(RDMABLK_ATTR_RECONNECT_DELAY).value_or(0),

@@ -133,6 +133,8 @@ Msg build_attach(int family, const AttachArgs &args)
 	put_uuid(*msg, RDMABLK_ATTR_HOSTID, args.hostid);
 	if (args.nr_queues)
 		put_u32(*msg, RDMABLK_ATTR_NR_QUEUES, *args.nr_queues);
+	if (args.nr_poll_queues)
+		put_u32(*msg, RDMABLK_ATTR_NR_POLL_QUEUES, *args.nr_poll_queues);
 	if (args.queue_depth)
 		put_u32(*msg, RDMABLK_ATTR_QUEUE_DEPTH, *args.queue_depth);
 	put_timeouts(*msg, args);

@@ -28,6 +28,7 @@ struct AttachArgs {
 	Uuid hostid;
 	/* Left to the module when not given. */
 	std::optional<std::uint32_t> nr_queues;
+	std::optional<std::uint32_t> nr_poll_queues = {};
 	std::optional<std::uint32_t> queue_depth;
 	/* Recovery settings, seconds; see DevSetArgs. */
 	std::optional<std::uint32_t> reconnect_delay = {};

@@ -93,7 +93,8 @@ struct Device {
 	std::uint32_t logical_block_size = 0;
 	std::uint32_t physical_block_size = 0;
 	bool read_only = false;
-	std::uint32_t nr_queues = 0;
+	std::uint32_t nr_queues = 0;	   /* interrupt-driven */
+	std::uint32_t nr_poll_queues = 0; /* polled, after those; 0 from an older module */
 	std::uint32_t queue_depth = 0;
 	std::uint32_t state = 0; /* enum rdmablk_dev_state */
 	/* Recovery settings, seconds; 0 when the module leaves them out. */

@@ -61,6 +61,8 @@ void add_attach_options(CLI::App &sub, Raw &raw, bool recovery_only = false)
 		const char *type;
 	} options[] = {
 		{"--queues", &Raw::queues, "I/O queues (default: one per CPU)", "N"},
+		{"--poll-queues", &Raw::poll_queues,
+		 "Polled queues besides those, for polled I/O (io_uring IOPOLL; default 0)", "N"},
 		{"--queue-depth", &Raw::queue_depth, "Commands per queue (default 128)", "N"},
 		{"--reconnect-delay", &Raw::reconnect_delay,
 		 "Seconds between reconnect attempts (default 10)", "SEC"},
@@ -72,7 +74,8 @@ void add_attach_options(CLI::App &sub, Raw &raw, bool recovery_only = false)
 		 "Seconds of silence after which the target is dead (default 5)", "SEC"},
 	};
 	for (const auto &o : options)
-		if (!recovery_only || (o.member != &Raw::queues && o.member != &Raw::queue_depth))
+		if (!recovery_only || (o.member != &Raw::queues && o.member != &Raw::poll_queues &&
+				       o.member != &Raw::queue_depth))
 			sub.add_option(o.flag, raw.*o.member, o.help)->type_name(o.type);
 }
 

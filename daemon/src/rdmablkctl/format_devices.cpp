@@ -46,9 +46,11 @@ std::string settings_line(const json &device)
 		parts.push_back("uuid " + *uuid);
 
 	const auto queues = int_field(device, "queues");
+	const auto poll = int_field(device, "poll_queues");
 	const auto depth = int_field(device, "queue_depth");
 	if (queues && *queues > 0)
 		parts.push_back("queues " + std::to_string(*queues) +
+				(poll && *poll > 0 ? " + " + std::to_string(*poll) + " polled" : "") +
 				(depth ? " x " + std::to_string(*depth) : ""));
 
 	std::vector<std::string> timeouts;
@@ -92,9 +94,11 @@ std::string io_line(const json &io)
 /*
  * "queue 0: live, 1200 commands, 1180 completed, 0 errors, 3 requeued, 4.0M
  * read, 1.0M written, mean latency 85 us". The counters after errors came
- * later: those an older daemon does not send are left out.
+ * later: those an older daemon does not send are left out. A queue past
+ * the device's @irq_queues interrupt-driven ones is a poll queue: "queue 2
+ * (polled): ...".
  */
-std::string queue_line(const json &queue)
+std::string queue_line(const json &queue, std::optional<long long> irq_queues)
 {
 	std::vector<std::string> parts{or_dash(text_field(queue, "state"))};
 	const auto count = [&](const char *key, const char *what, bool always = false) {
@@ -117,7 +121,10 @@ std::string queue_line(const json &queue)
 	if (completed && *completed > 0 && latency && *latency >= 0)
 		parts.push_back("mean latency " +
 				std::to_string((*latency + *completed / 2) / *completed) + " us");
-	return "queue " + or_dash(text_field(queue, "id")) + ": " + join(parts, ", ");
+	const auto id = int_field(queue, "id");
+	const bool polled = id && irq_queues && *id >= *irq_queues;
+	return "queue " + or_dash(text_field(queue, "id")) + (polled ? " (polled)" : "") + ": " +
+	       join(parts, ", ");
 }
 
 std::string status_block(const json &device)
@@ -133,7 +140,7 @@ std::string status_block(const json &device)
 		out += "  " + io_line(*it) + '\n';
 	if (const auto it = device.find("queues_detail"); it != device.end() && it->is_array())
 		for (const json &queue : *it)
-			out += "  " + queue_line(queue) + '\n';
+			out += "  " + queue_line(queue, int_field(device, "queues")) + '\n';
 	return out;
 }
 

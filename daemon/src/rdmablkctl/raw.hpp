@@ -34,6 +34,7 @@ struct Raw {
 	std::vector<std::string> attach;
 
 	std::string queues;
+	std::string poll_queues;
 	std::string queue_depth;
 	std::string reconnect_delay;
 	std::string ctrl_loss_tmo;

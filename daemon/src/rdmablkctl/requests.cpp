@@ -100,6 +100,8 @@ void attach_settings(json &args, const Raw &raw)
 {
 	key_files(args, raw);
 	set_integer(args, "queues", "--queues", raw.queues, 1, RDMABLK_MAX_QUEUES);
+	set_integer(args, "poll_queues", "--poll-queues", raw.poll_queues, 0,
+		    RDMABLK_MAX_QUEUES - 1);
 	set_integer(args, "queue_depth", "--queue-depth", raw.queue_depth, 1,
 		    RDMABLK_MAX_QUEUE_DEPTH);
 	recovery_settings(args, raw);

@@ -264,14 +264,15 @@ TEST(Cli, Attach)
 {
 	expect_request({"attach", "192.0.2.1", "db0"}, "attach",
 		       {{"address", "192.0.2.1"}, {"port", 7471}, {"export", "db0"}});
-	expect_request({"attach", "192.0.2.1:7000", "db0", "--queues", "4", "--queue-depth", "256",
-			"--reconnect-delay", "2", "--ctrl-loss-tmo", "-1", "--fast-io-fail-tmo",
+	expect_request({"attach", "192.0.2.1:7000", "db0", "--queues", "4", "--poll-queues", "1",
+			"--queue-depth", "256", "--reconnect-delay", "2", "--ctrl-loss-tmo", "-1", "--fast-io-fail-tmo",
 			"30", "--keepalive-tmo", "3"},
 		       "attach",
 		       {{"address", "192.0.2.1"},
 			{"port", 7000},
 			{"export", "db0"},
 			{"queues", 4},
+			{"poll_queues", 1},
 			{"queue_depth", 256},
 			{"reconnect_delay", 2},
 			{"ctrl_loss_tmo", -1},
@@ -296,6 +297,8 @@ TEST(Cli, AttachBadArguments)
 		  "invalid --queues \"0\": expected an integer from 1 to 64");
 	EXPECT_EQ(usage_error({"attach", "192.0.2.1", "db0", "--queues", "65"}),
 		  "invalid --queues \"65\": expected an integer from 1 to 64");
+	EXPECT_EQ(usage_error({"attach", "192.0.2.1", "db0", "--poll-queues", "64"}),
+		  "invalid --poll-queues \"64\": expected an integer from 0 to 63");
 	EXPECT_EQ(usage_error({"attach", "192.0.2.1", "db0", "--queue-depth", "many"}),
 		  "invalid --queue-depth \"many\": expected an integer from 1 to 1024");
 	EXPECT_EQ(usage_error({"attach", "192.0.2.1", "db0", "--reconnect-delay=-1"}),

@@ -44,6 +44,17 @@ TEST(Format, StatusOfLiveDevice)
 		"1.8M written, mean latency 100 us\n");
 }
 
+TEST(Format, StatusNamesThePollQueues)
+{
+	json device = samples::with_status(samples::live_device(), 900);
+	device["queues"] = 1;
+	device["poll_queues"] = 1;
+	const std::string text = format_text("status", {{"devices", {device}}});
+	EXPECT_NE(text.find("  queues 1 + 1 polled x 128  "), std::string::npos) << text;
+	EXPECT_NE(text.find("\n  queue 0: live, 900 commands"), std::string::npos) << text;
+	EXPECT_NE(text.find("\n  queue 1 (polled): live, 901 commands"), std::string::npos) << text;
+}
+
 TEST(Format, StatusOfReconnectingAndPendingDevices)
 {
 	json reconnecting = samples::with_status(samples::reconnecting_device(), 10);

@@ -43,6 +43,7 @@ Config full_config()
 	a.target = {"192.0.2.2", 7471};
 	a.export_name = "remote:db";
 	a.queues = 4;
+	a.poll_queues = 1;
 	a.queue_depth = 256;
 	a.reconnect_delay = 5;
 	a.ctrl_loss_tmo = -1;
@@ -282,6 +283,8 @@ TEST(Config, RejectsValuesOutOfRange)
 		     "rdmablk.conf:3:8: [[listener]] #1: port must be 1 to 65535, not 0");
 	expect_error("[[attachment]]\naddress = \"192.0.2.1\"\nexport = \"a\"\nqueues = 65\n",
 		     "rdmablk.conf:4:10: [[attachment]] #1: queues must be 1 to 64, not 65");
+	expect_error("[[attachment]]\naddress = \"192.0.2.1\"\nexport = \"a\"\npoll_queues = 64\n",
+		     "rdmablk.conf:4:15: [[attachment]] #1: poll_queues must be 0 to 63, not 64");
 	expect_error("[[attachment]]\naddress = \"192.0.2.1\"\nexport = \"a\"\nctrl_loss_tmo = -2\n",
 		     "rdmablk.conf:4:17: [[attachment]] #1: ctrl_loss_tmo must be -1 to 604800, "
 		     "not -2");

@@ -96,7 +96,7 @@ TEST_F(EngineTest, AttachToAnUnreachableTargetIsUnreachable)
 TEST_F(EngineTest, AttachOfAPendingAttachmentAnswersItPending)
 {
 	Config c;
-	c.attachments.push_back({{"192.0.2.1", 7471}, "db0", {}, {}, {}, {}, {}, {}, {}, {}});
+	c.attachments.push_back({{"192.0.2.1", 7471}, "db0", {}, {}, {}, {}, {}, {}, {}, {}, {}});
 	configure(c);
 	kernel.failures["attach 192.0.2.1:7471/db0"] = {ECONNREFUSED, "connection refused"};
 	const ctl::Response r = call("attach", attach_db0);
@@ -126,7 +126,7 @@ TEST_F(EngineTest, DetachByDeviceOrTargetRemovesFromBoth)
 TEST_F(EngineTest, DetachOfAPendingAttachmentOnlyForgetsIt)
 {
 	Config c;
-	c.attachments.push_back({{"192.0.2.1", 7471}, "db0", {}, {}, {}, {}, {}, {}, {}, {}});
+	c.attachments.push_back({{"192.0.2.1", 7471}, "db0", {}, {}, {}, {}, {}, {}, {}, {}, {}});
 	configure(c);
 	ASSERT_TRUE(call("detach", attach_db0).ok);
 	EXPECT_TRUE(config().attachments.empty());
@@ -148,7 +148,7 @@ TEST_F(EngineTest, ListShowsDevicesThenPendingAttachments)
 	kernel.add_device("192.0.2.5", "manual", RDMABLK_DEV_RECONNECTING);
 	call("attach", attach_db0);
 	Config c = config();
-	c.attachments.push_back({{"192.0.2.9", 7471}, "later", 4, {}, {}, {}, {}, {}, {}, {}});
+	c.attachments.push_back({{"192.0.2.9", 7471}, "later", 4, {}, {}, {}, {}, {}, {}, {}, {}});
 	configure(c);
 	const json list = listed("list", "devices");
 	ASSERT_EQ(list.size(), 3u);

@@ -19,7 +19,7 @@ Config target_and_initiator()
 	c.daemon.check_interval = 0;
 	c.listeners.push_back({{"192.0.2.1", 7471}});
 	c.exports.push_back({"db0", "/dev/ram0", std::nullopt, false, {}, false});
-	c.attachments.push_back({{"192.0.2.1", 7471}, "db0", 2, {}, {}, {}, {}, {}, {}, {}});
+	c.attachments.push_back({{"192.0.2.1", 7471}, "db0", 2, {}, {}, {}, {}, {}, {}, {}, {}});
 	return c;
 }
 
@@ -102,7 +102,7 @@ TEST_F(EngineTest, UnreachableTargetIsRetriedWithBackoffUntilItAnswers)
 	c.daemon.retry_initial = 1;
 	c.daemon.retry_max = 4;
 	c.daemon.check_interval = 0;
-	c.attachments.push_back({{"192.0.2.1", 7471}, "db0", {}, {}, {}, {}, {}, {}, {}, {}});
+	c.attachments.push_back({{"192.0.2.1", 7471}, "db0", {}, {}, {}, {}, {}, {}, {}, {}, {}});
 	configure(c);
 	kernel.failures["attach 192.0.2.1:7471/db0"] = {ECONNREFUSED, "connection refused"};
 
@@ -222,7 +222,7 @@ TEST_F(EngineTest, ReloadAddsButNeverRemoves)
 	Config edited;
 	edited.daemon.check_interval = 0;
 	edited.exports.push_back({"db0", "/dev/ram0", std::nullopt, false, {}, false});
-	edited.attachments.push_back({{"192.0.2.1", 7471}, "db1", {}, {}, {}, {}, {}, {}, {}, {}});
+	edited.attachments.push_back({{"192.0.2.1", 7471}, "db1", {}, {}, {}, {}, {}, {}, {}, {}, {}});
 	kernel.requests.clear();
 	file = edited;
 	const ctl::Response r = call("reload");

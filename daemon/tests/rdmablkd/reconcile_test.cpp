@@ -23,7 +23,7 @@ Config desired()
 	Config c;
 	c.listeners.push_back({{"192.0.2.1", 7471}});
 	c.exports.push_back({"db0", "/dev/ram0", uuid1, false, {}, false});
-	c.attachments.push_back({{"192.0.2.9", 7471}, "remote", 2, {}, {}, {}, {}, {}, {}, {}});
+	c.attachments.push_back({{"192.0.2.9", 7471}, "remote", 2, {}, {}, {}, {}, {}, {}, {}, {}});
 	return c;
 }
 
@@ -60,7 +60,7 @@ std::vector<std::string> described(const Plan &p)
 TEST(Reconcile, EmptyKernelGetsEverythingListenersFirst)
 {
 	Config c = desired();
-	c.attachments.push_back({{"192.0.2.8", 7471}, "second", {}, {}, {}, {}, {}, {}, {}, {}});
+	c.attachments.push_back({{"192.0.2.8", 7471}, "second", {}, {}, {}, {}, {}, {}, {}, {}, {}});
 	const Plan p = plan(c, {}, {}, now);
 	EXPECT_EQ(described(p), (std::vector<std::string>{
 					"adding listener 192.0.2.1:7471",

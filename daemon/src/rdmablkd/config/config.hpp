@@ -62,6 +62,7 @@ struct AttachmentConfig {
 	nl::Endpoint target;
 	std::string export_name;
 	std::optional<std::uint32_t> queues;
+	std::optional<std::uint32_t> poll_queues;
 	std::optional<std::uint32_t> queue_depth;
 	std::optional<std::uint32_t> reconnect_delay;
 	std::optional<std::int32_t> ctrl_loss_tmo;

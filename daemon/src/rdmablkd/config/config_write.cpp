@@ -39,7 +39,7 @@ constexpr const char *header =
 #               allow (host ids that may attach; [] = any host),
 #               auth_required (false; true: authenticated hosts only).
 # [[attachment]] address, port (7471), export, and optionally queues,
-#               queue_depth, reconnect_delay, ctrl_loss_tmo, fast_io_fail_tmo,
+#               poll_queues, queue_depth, reconnect_delay, ctrl_loss_tmo, fast_io_fail_tmo,
 #               keepalive_tmo (seconds; -1 = never/off for the _tmo ones),
 #               key_file and target_key_file (this host's key, the target's).
 # [[discovery]] address ("ADDR[:PORT]", port 7471), attach ("all" or a list

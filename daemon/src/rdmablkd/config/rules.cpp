@@ -33,6 +33,7 @@ template <auto Member> constexpr AttachSetting setting(std::string_view key, std
 
 constexpr std::array attach_table{
 	setting<&AttachmentConfig::queues>("queues", 1, RDMABLK_MAX_QUEUES),
+	setting<&AttachmentConfig::poll_queues>("poll_queues", 0, RDMABLK_MAX_QUEUES - 1),
 	setting<&AttachmentConfig::queue_depth>("queue_depth", 1, RDMABLK_MAX_QUEUE_DEPTH),
 	setting<&AttachmentConfig::reconnect_delay>("reconnect_delay", 1, RDMABLK_MAX_TMO),
 	setting<&AttachmentConfig::ctrl_loss_tmo>("ctrl_loss_tmo", RDMABLK_TMO_OFF,

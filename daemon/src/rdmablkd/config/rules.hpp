@@ -46,7 +46,7 @@ struct AttachSetting {
 	void (*set)(AttachmentConfig &, std::int64_t);
 };
 
-/* queues, queue_depth, reconnect_delay, ctrl_loss_tmo, fast_io_fail_tmo, keepalive_tmo. */
+/* queues, poll_queues, queue_depth, reconnect_delay, ctrl_loss_tmo, fast_io_fail_tmo, keepalive_tmo. */
 std::span<const AttachSetting> attach_settings();
 
 /* A [daemon] setting. */

@@ -157,6 +157,7 @@ nl::Device Engine::attach(Kernel &kernel, const AttachmentConfig &a) const
 	args.export_name = a.export_name;
 	args.hostid = options_.hostid;
 	args.nr_queues = a.queues;
+	args.nr_poll_queues = a.poll_queues;
 	args.queue_depth = a.queue_depth;
 	args.reconnect_delay = a.reconnect_delay;
 	args.ctrl_loss_tmo = a.ctrl_loss_tmo;
