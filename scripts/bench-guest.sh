@@ -29,13 +29,17 @@ REPEAT=${RDMABLK_BENCH_REPEAT:-1}
 WANT=${RDMABLK_BENCH_PROFILES:-all}
 OUT=$RESULTS/bench
 
-# name rw bs iodepth
+# name rw bs iodepth [engine]: libaio (the default); uring, io_uring with
+# interrupts; polled, io_uring with IOPOLL (hipri) on the poll queue each
+# stack has (rdmablk --poll-queues 1, nvme connect --nr-poll-queues 1)
 PROFILES=(
 	"randread-4k-qd1 randread 4k 1"
 	"randread-4k-qd32 randread 4k 32"
 	"randwrite-4k-qd32 randwrite 4k 32"
 	"read-128k-qd16 read 128k 16"
 	"write-128k-qd16 write 128k 16"
+	"randread-4k-qd1-uring randread 4k 1 uring"
+	"randread-4k-qd1-polled randread 4k 1 polled"
 )
 
 EXPORT=bench
@@ -45,8 +49,10 @@ NVMET=/sys/kernel/config/nvmet
 # Fixed host identities, so nothing depends on the host's machine-id.
 HOSTID=5d1e0b5a-0c1b-4b7e-9d2a-6f0e8a7c3b21
 HOSTNQN=nqn.2014-08.org.nvmexpress:uuid:$HOSTID
-# Same queue shape for both stacks: one I/O queue per vCPU, 128 deep.
+# Same queue shape for both stacks: one I/O queue per vCPU, 128 deep, and
+# one poll queue besides.
 QUEUES=$(nproc)
+POLL_QUEUES=1
 QDEPTH=128
 
 RB_DEV=''
@@ -76,7 +82,7 @@ setup_rdmablk() {
 	nl listen-add "$TARGET_ADDR" >/dev/null
 	nl export-add "$EXPORT" /dev/nullb0 >/dev/null
 	RB_DEV=$(nl attach "$TARGET_ADDR" "$EXPORT" --queues "$QUEUES" \
-		--queue-depth "$QDEPTH" --hostid "$HOSTID")
+		--poll-queues "$POLL_QUEUES" --queue-depth "$QDEPTH" --hostid "$HOSTID")
 	[[ $RB_DEV =~ ^/dev/rdmablk[0-9]+$ ]] || fail "attach printed '$RB_DEV', not /dev/rdmablkN"
 	wait_for -t 30 test -b "$RB_DEV" || fail "$RB_DEV did not appear"
 	log "rdmablk: $RB_DEV ($("$RDMABLK_NL" dev-list | paste -sd' '))"
@@ -120,7 +126,8 @@ setup_nvme() {
 	ln -s "$s" "$p/subsystems/$NQN"
 	nvme connect -t rdma -a "$TARGET_ADDR" -s "$NVME_PORT" -n "$NQN" \
 		--hostnqn="$HOSTNQN" --hostid="$HOSTID" \
-		--nr-io-queues="$QUEUES" --queue-size="$QDEPTH" >/dev/null
+		--nr-io-queues="$QUEUES" --nr-poll-queues="$POLL_QUEUES" \
+		--queue-size="$QDEPTH" >/dev/null
 	wait_for -t 30 nvme_block_dev || fail "no block device for $NQN after nvme connect"
 	NV_DEV=$(nvme_block_dev)
 	wait_for -t 10 test -b "$NV_DEV"
@@ -172,12 +179,17 @@ set_scheduler() {
 	grep -Eq '^none$|\[none\]' "$f" || fail "cannot set scheduler none on $1: $(cat "$f")"
 }
 
-# run_fio TAG DEV RW BS QD: one measurement, JSON and counters into $OUT.
+# run_fio TAG DEV RW BS QD ENGINE: one measurement, JSON and counters into
+# $OUT.
 run_fio() {
-	local tag=$1 dev=$2 rw=$3 bs=$4 qd=$5
+	local tag=$1 dev=$2 rw=$3 bs=$4 qd=$5 engine=(--ioengine=libaio)
+	case $6 in
+	uring) engine=(--ioengine=io_uring) ;;
+	polled) engine=(--ioengine=io_uring --hipri=1) ;;
+	esac
 	rxe_counters >"$OUT/$tag.rxe-before"
 	fio --name="$tag" --filename="$dev" --rw="$rw" --bs="$bs" --iodepth="$qd" \
-		--direct=1 --ioengine=libaio --numjobs=1 --time_based --runtime="$RUNTIME" \
+		--direct=1 "${engine[@]}" --numjobs=1 --time_based --runtime="$RUNTIME" \
 		--output-format=json --output="$OUT/$tag.json"
 	rxe_counters >"$OUT/$tag.rxe-after"
 }
@@ -189,7 +201,7 @@ cleanup() {
 }
 
 main() {
-	local r p name rw bs qd stacks s dev selected=()
+	local r p name rw bs qd engine stacks s dev selected=()
 	[[ $RUNTIME =~ ^[1-9][0-9]*$ ]] || fail "bad RDMABLK_BENCH_RUNTIME '$RUNTIME'"
 	[[ $REPEAT =~ ^[1-9][0-9]*$ ]] || fail "bad RDMABLK_BENCH_REPEAT '$REPEAT'"
 	for p in "${PROFILES[@]}"; do
@@ -217,6 +229,7 @@ main() {
 		echo "runtime $RUNTIME"
 		echo "repeat $REPEAT"
 		echo "queues $QUEUES"
+		echo "poll_queues $POLL_QUEUES"
 		echo "queue_depth $QDEPTH"
 		rdma link show | sed 's/^/rdma_link /'
 		for s in "$TARGET_RDMA_DEV" "$INITIATOR_RDMA_DEV"; do
@@ -241,11 +254,11 @@ main() {
 		# always favour the same one.
 		if ((r % 2)); then stacks=(rdmablk nvme); else stacks=(nvme rdmablk); fi
 		for p in "${selected[@]}"; do
-			read -r name rw bs qd <<<"$p"
+			read -r name rw bs qd engine <<<"$p"
 			for s in "${stacks[@]}"; do
 				if [ "$s" = rdmablk ]; then dev=$RB_DEV; else dev=$NV_DEV; fi
 				log "run $r/$REPEAT $name $s ($dev)"
-				run_fio "r$r.$name.$s" "$dev" "$rw" "$bs" "$qd"
+				run_fio "r$r.$name.$s" "$dev" "$rw" "$bs" "$qd" "${engine:-libaio}"
 			done
 		done
 	done

@@ -23,6 +23,8 @@ PROFILE_ORDER = [
     "randwrite-4k-qd32",
     "read-128k-qd16",
     "write-128k-qd16",
+    "randread-4k-qd1-uring",
+    "randread-4k-qd1-polled",
 ]
 STACKS = ("rdmablk", "nvme")
 RUN_RE = re.compile(r"^r(\d+)\.([A-Za-z0-9-]+)\.(rdmablk|nvme)\.json$")
