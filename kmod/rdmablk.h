@@ -187,6 +187,8 @@ static inline void rdmablk_host_req_wipe(struct rdmablk_host_req *req)
  * @read_bytes: bytes read without an error
  * @write_bytes: bytes written without an error
  * @latency_us: the completed requests' latencies added up
+ * @doorbells: posts that carried commands (fewer than @commands when
+ *	commands went in batches); sysfs only
  */
 struct rdmablk_queue_info {
 	u32 state;
@@ -197,6 +199,7 @@ struct rdmablk_queue_info {
 	u64 read_bytes;
 	u64 write_bytes;
 	u64 latency_us;
+	u64 doorbells;
 };
 
 #define RDMABLK_ERROR_LEN	96

@@ -108,7 +108,7 @@ static blk_status_t rdmablk_queue_rq(struct blk_mq_hw_ctx *hctx,
 
 	rdmablk_ireq_reset(rq);
 	blk_mq_start_request(rq);
-	sts = rdmablk_iqueue_submit(queue, rq);
+	sts = rdmablk_iqueue_submit(queue, rq, !bd->last);
 	if (unlikely(sts == BLK_STS_IOERR)) {
 		rdmablk_idev_conn_lost(idev, "cannot post a command");
 		if (++req->retries > RDMABLK_MAX_RETRIES)
@@ -121,6 +121,12 @@ static blk_status_t rdmablk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	if (unlikely(sts == BLK_STS_NOTSUPP))
 		return rdmablk_fail_rq(queue, rq, RDMABLK_S_UNSUPPORTED);
 	return sts;
+}
+
+/* Requests queued with more to come were the last: post them now. */
+static void rdmablk_commit_rqs(struct blk_mq_hw_ctx *hctx)
+{
+	rdmablk_iqueue_commit(hctx->driver_data);
 }
 
 static void rdmablk_complete_rq(struct request *rq)
@@ -215,6 +221,7 @@ static void rdmablk_exit_request(struct blk_mq_tag_set *set, struct request *rq,
 
 static const struct blk_mq_ops rdmablk_mq_ops = {
 	.queue_rq = rdmablk_queue_rq,
+	.commit_rqs = rdmablk_commit_rqs,
 	.complete = rdmablk_complete_rq,
 	.timeout = rdmablk_timeout,
 	.init_hctx = rdmablk_init_hctx,

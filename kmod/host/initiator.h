@@ -2,7 +2,7 @@
 /*
  * Initiator role: attached devices (idev.c: their life; irecover.c: their
  * recovery; iblk.c: the block device; ireport.c: what they report), and
- * their RDMA queues (iqueue.c).
+ * their RDMA queues (iqueue.c) and the requests posted on them (isubmit.c).
  */
 #ifndef RDMABLK_INITIATOR_H
 #define RDMABLK_INITIATOR_H
@@ -84,6 +84,7 @@ struct rdmablk_irecv {
  * @write_bytes: bytes of the writes completed without an error
  * @latency_ns: the completed requests' latencies added up, each from the
  *	request's start (&struct rdmablk_ireq.start_ns) to its completion
+ * @doorbells: ib_post_send() calls that carried commands: one per batch
  *
  * Lock-free: each counter is updated atomically on its own, so a reader
  * may see two of them from slightly different moments. Rates over an
@@ -97,6 +98,7 @@ struct rdmablk_iqueue_stats {
 	atomic64_t read_bytes;
 	atomic64_t write_bytes;
 	atomic64_t latency_ns;
+	atomic64_t doorbells;
 };
 
 /**
@@ -137,11 +139,15 @@ struct rdmablk_iqueue_stats {
  * @stale_lock: protects @stale_mrs; irq-safe, requests complete in any
  *	context
  * @post_lock: serialises posting a command and arming its request with
- *	taking an answer (see RDMABLK_ARM_*); bh-safe, answers are taken in
- *	softirq
+ *	taking an answer (see RDMABLK_ARM_*), and protects @batch_head and
+ *	@batch_tail; bh-safe, answers are taken in softirq
  * @stale_mrs: registrations taken from the pool that may still be valid
  *	(their request ended without an invalidation): never returned to the
  *	pool, deregistered when the queue is freed
+ * @batch_head: requests whose commands wait to be posted together (see
+ *	isubmit.c), linked by &struct rdmablk_ireq.batch_next, their work
+ *	requests chained; NULL when none
+ * @batch_tail: the last of them
  * @ka_cmd: the keep-alive command, sent with the reserved last credit
  * @ka_dma: its DMA address
  * @ka_cqe: completion of its SEND
@@ -182,6 +188,8 @@ struct rdmablk_iqueue {
 	spinlock_t stale_lock;	/* see above */
 	spinlock_t post_lock;	/* see above */
 	struct list_head stale_mrs;
+	struct rdmablk_ireq *batch_head;
+	struct rdmablk_ireq *batch_tail;
 
 	struct rdmablk_cmd *ka_cmd;
 	u64 ka_dma;
@@ -220,6 +228,8 @@ struct rdmablk_iqueue {
  * @inv_cqe: completion of a local invalidation
  * @reg_wr: fast registration
  * @send_wr: the command SEND
+ * @first_wr: the first of its work requests: @reg_wr's or @send_wr
+ * @batch_next: the next request in its queue's batch, under post_lock
  * @inv_wr: local invalidation
  * @first_sgl: inline SG chunk, keep last
  */
@@ -243,6 +253,8 @@ struct rdmablk_ireq {
 	struct ib_cqe inv_cqe;
 	struct ib_reg_wr reg_wr;
 	struct ib_send_wr send_wr;
+	struct ib_send_wr *first_wr;
+	struct rdmablk_ireq *batch_next;
 	struct ib_send_wr inv_wr;
 	struct scatterlist first_sgl[];
 };
@@ -344,6 +356,14 @@ enum {
 	RDMABLK_IDEV_ADDED,	/* the disk was added: del_gendisk() at detach */
 };
 
+#define iq_err(q, fmt, ...)						\
+	do {								\
+		const struct rdmablk_iqueue *__q = (q);			\
+									\
+		pr_err_ratelimited("%s: queue %u: " fmt, __q->idev->name, \
+				   __q->qid, ##__VA_ARGS__);		\
+	} while (0)
+
 /* iqueue.c */
 int rdmablk_iqueue_connect(struct rdmablk_iqueue *queue, u16 queue_depth,
 			   u32 keepalive_ms, struct netlink_ext_ack *extack);
@@ -356,8 +376,14 @@ void rdmablk_iqueue_stop(struct rdmablk_iqueue *queue);
 void rdmablk_iqueue_free(struct rdmablk_iqueue *queue);
 int rdmablk_iqueue_init_mrs(struct rdmablk_iqueue *queue, u32 max_pages);
 int rdmablk_iqueue_poll(struct rdmablk_iqueue *queue);
+void rdmablk_ireq_send_done(struct ib_cq *cq, struct ib_wc *wc);
+void rdmablk_ireq_inv_done(struct ib_cq *cq, struct ib_wc *wc);
+
+/* isubmit.c */
 blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
-				   struct request *rq);
+				   struct request *rq, bool more);
+void rdmablk_iqueue_commit(struct rdmablk_iqueue *queue);
+void rdmablk_iqueue_drop_batch(struct rdmablk_iqueue *queue);
 void rdmablk_ireq_unmap(struct request *rq);
 void rdmablk_ireq_reset(struct request *rq);
 

@@ -40,14 +40,6 @@
 #define RDMABLK_CM_TIMEOUT_MS	3000
 #define RDMABLK_CONNECT_TIMEOUT	(10 * HZ)
 
-#define iq_err(q, fmt, ...)						\
-	do {								\
-		const struct rdmablk_iqueue *__q = (q);			\
-									\
-		pr_err_ratelimited("%s: queue %u: " fmt, __q->idev->name, \
-				   __q->qid, ##__VA_ARGS__);		\
-	} while (0)
-
 static void rdmablk_iqueue_lost(struct rdmablk_iqueue *queue, const char *why)
 {
 	if (test_bit(RDMABLK_IQ_LIVE, &queue->flags))
@@ -72,7 +64,7 @@ static void rdmablk_ireq_put(struct request *rq)
 		blk_mq_complete_request(rq);
 }
 
-static void rdmablk_ireq_send_done(struct ib_cq *cq, struct ib_wc *wc)
+void rdmablk_ireq_send_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct rdmablk_ireq *req = container_of(wc->wr_cqe, struct rdmablk_ireq,
 						send_cqe);
@@ -87,7 +79,7 @@ static void rdmablk_ireq_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	rdmablk_ireq_put(blk_mq_rq_from_pdu(req));
 }
 
-static void rdmablk_ireq_inv_done(struct ib_cq *cq, struct ib_wc *wc)
+void rdmablk_ireq_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct rdmablk_ireq *req = container_of(wc->wr_cqe, struct rdmablk_ireq,
 						inv_cqe);
@@ -579,6 +571,8 @@ int rdmablk_iqueue_connect(struct rdmablk_iqueue *queue, u16 queue_depth,
 	spin_lock_init(&queue->stale_lock);
 	spin_lock_init(&queue->post_lock);
 	INIT_LIST_HEAD(&queue->stale_mrs);
+	queue->batch_head = NULL;
+	queue->batch_tail = NULL;
 	init_completion(&queue->ctl_done);
 	init_completion(&queue->ctl_sent);
 	clear_bit(RDMABLK_IQ_CTL_PENDING, &queue->flags);
@@ -998,6 +992,7 @@ void rdmablk_iqueue_stop(struct rdmablk_iqueue *queue)
 		return;
 	rdma_disconnect(queue->cm_id);
 	ib_drain_qp(queue->qp);
+	rdmablk_iqueue_drop_batch(queue);
 }
 
 /* Deregister the registrations that were not known to be invalid. */
@@ -1046,239 +1041,4 @@ void rdmablk_iqueue_free(struct rdmablk_iqueue *queue)
 	ib_dealloc_pd(queue->pd);
 	rdma_destroy_id(queue->cm_id);
 	queue->cm_id = NULL;
-}
-
-static u8 rdmablk_rq_opcode(struct request *rq)
-{
-	switch (req_op(rq)) {
-	case REQ_OP_READ:
-		return RDMABLK_OP_READ;
-	case REQ_OP_WRITE:
-		return RDMABLK_OP_WRITE;
-	case REQ_OP_FLUSH:
-		return RDMABLK_OP_FLUSH;
-	case REQ_OP_DISCARD:
-		return RDMABLK_OP_DISCARD;
-	case REQ_OP_WRITE_ZEROES:
-		return RDMABLK_OP_WRITE_ZEROES;
-	default:
-		return 0;
-	}
-}
-
-/**
- * rdmablk_ireq_unmap() - release a request's DMA mappings and registration
- * @rq: the request
- */
-void rdmablk_ireq_unmap(struct request *rq)
-{
-	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
-	struct rdmablk_iqueue *queue = req->queue;
-
-	if (req->mr && req->mr_valid) {
-		unsigned long flags;
-
-		/* The target may still reach the pages through it. */
-		spin_lock_irqsave(&queue->stale_lock, flags);
-		list_add_tail(&req->mr->qp_entry, &queue->stale_mrs);
-		spin_unlock_irqrestore(&queue->stale_lock, flags);
-		req->mr = NULL;
-		req->mr_valid = false;
-	} else if (req->mr) {
-		ib_mr_pool_put(queue->qp, &queue->qp->rdma_mrs, req->mr);
-		req->mr = NULL;
-	}
-	if (req->nents) {
-		ib_dma_unmap_sg(queue->dev, req->sgt.sgl, req->sgt.nents,
-				rq_dma_dir(rq));
-		req->nents = 0;
-	}
-	if (req->sgt.sgl) {
-		sg_free_table_chained(&req->sgt, RDMABLK_INLINE_SG_CNT);
-		req->sgt.sgl = NULL;
-	}
-	if (req->cmd_dma) {
-		ib_dma_unmap_single(queue->dev, req->cmd_dma,
-				    sizeof(struct rdmablk_cmd), DMA_TO_DEVICE);
-		req->cmd_dma = 0;
-	}
-}
-
-/* Map the data; inline for small writes, else one fast registration. */
-static int rdmablk_ireq_map_data(struct rdmablk_iqueue *queue,
-				 struct request *rq, struct rdmablk_cmd_info *c)
-{
-	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
-	struct scatterlist *sg;
-	int i, n, ret;
-
-	req->sgt.sgl = req->first_sgl;
-	ret = sg_alloc_table_chained(&req->sgt, blk_rq_nr_phys_segments(rq),
-				     req->sgt.sgl, RDMABLK_INLINE_SG_CNT);
-	if (ret) {
-		req->sgt.sgl = NULL;
-		return -ENOMEM;
-	}
-	req->sgt.nents = blk_rq_map_sg(rq->q, rq, req->sgt.sgl);
-	req->nents = ib_dma_map_sg(queue->dev, req->sgt.sgl, req->sgt.nents,
-				   rq_dma_dir(rq));
-	if (!req->nents)
-		return -EIO;
-
-	if (rq_data_dir(rq) == WRITE && c->length <= queue->idev->inline_max &&
-	    req->nents <= RDMABLK_INLINE_SGE) {
-		for_each_sg(req->sgt.sgl, sg, req->nents, i) {
-			req->sge[1 + i].addr = sg_dma_address(sg);
-			req->sge[1 + i].length = sg_dma_len(sg);
-			req->sge[1 + i].lkey = queue->pd->local_dma_lkey;
-		}
-		req->send_wr.num_sge = 1 + req->nents;
-		c->flags |= RDMABLK_CMD_INLINE;
-		return 0;
-	}
-
-	req->mr = ib_mr_pool_get(queue->qp, &queue->qp->rdma_mrs);
-	if (!req->mr)
-		return -EAGAIN;
-	n = ib_map_mr_sg(req->mr, req->sgt.sgl, req->nents, NULL, SZ_4K);
-	if (n != req->nents)
-		return n < 0 ? n : -EINVAL;
-	ib_update_fast_reg_key(req->mr, ib_inc_rkey(req->mr->rkey));
-
-	req->reg_wr.wr.opcode = IB_WR_REG_MR;
-	req->reg_wr.wr.next = &req->send_wr;
-	req->reg_wr.wr.num_sge = 0;
-	req->reg_wr.wr.send_flags = 0;
-	req->reg_wr.wr.wr_cqe = NULL;
-	req->reg_wr.mr = req->mr;
-	req->reg_wr.key = req->mr->rkey;
-	req->reg_wr.access = rq_data_dir(rq) == WRITE ?
-			     IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_READ :
-			     IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE;
-	c->addr = req->mr->iova;
-	c->rkey = req->mr->rkey;
-	return 0;
-}
-
-/**
- * rdmablk_ireq_reset() - forget a request's previous life
- * @rq: the request, before blk_mq_start_request(): no answer is taken
- *	for it until its new command is posted
- */
-void rdmablk_ireq_reset(struct request *rq)
-{
-	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
-
-	atomic_set(&req->arm, RDMABLK_ARM_IDLE);
-	req->requeue = false;
-	req->status = RDMABLK_S_IO_ERROR;
-	req->mr = NULL;
-	req->mr_valid = false;
-	req->nents = 0;
-	req->sgt.sgl = NULL;
-	req->cmd_dma = 0;
-	req->send_wr.num_sge = 1;
-	refcount_set(&req->ref, 2);
-}
-
-/**
- * rdmablk_iqueue_submit() - send a block request to the target
- * @queue: a live queue
- * @rq: the request, started
- *
- * Return: BLK_STS_OK once posted; BLK_STS_RESOURCE to be retried.
- */
-blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
-				   struct request *rq)
-{
-	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
-	struct rdmablk_cmd_info c = {};
-	struct ib_send_wr *first = &req->send_wr;
-	const struct ib_send_wr *bad_wr;
-	int ret;
-
-	c.opcode = rdmablk_rq_opcode(rq);
-	if (!c.opcode)
-		return BLK_STS_NOTSUPP;
-	c.tag = rq->tag;
-	/* A new generation: no answer to an earlier sending matches it. */
-	c.gen = req->gen + 1;
-	WRITE_ONCE(req->gen, c.gen);
-	c.offset = (u64)blk_rq_pos(rq) << SECTOR_SHIFT;
-	c.length = blk_rq_bytes(rq);
-	if (c.opcode == RDMABLK_OP_WRITE && (rq->cmd_flags & REQ_FUA))
-		c.flags |= RDMABLK_CMD_FUA;
-	if (c.opcode == RDMABLK_OP_WRITE_ZEROES && (rq->cmd_flags & REQ_NOUNMAP))
-		c.flags |= RDMABLK_CMD_NOUNMAP;
-	if (c.opcode == RDMABLK_OP_FLUSH)
-		c.length = 0, c.offset = 0;
-
-	req->queue = queue;
-
-	if (blk_rq_nr_phys_segments(rq) &&
-	    (c.opcode == RDMABLK_OP_READ || c.opcode == RDMABLK_OP_WRITE)) {
-		ret = rdmablk_ireq_map_data(queue, rq, &c);
-		if (ret)
-			goto out_unmap;
-		if (req->mr)
-			first = &req->reg_wr.wr;
-	}
-
-	rdmablk_cmd_encode(req->cmd, &c);
-	req->cmd_dma = ib_dma_map_single(queue->dev, req->cmd,
-					 sizeof(*req->cmd), DMA_TO_DEVICE);
-	if (ib_dma_mapping_error(queue->dev, req->cmd_dma)) {
-		req->cmd_dma = 0;
-		ret = -ENOMEM;
-		goto out_unmap;
-	}
-	req->sge[0].addr = req->cmd_dma;
-	req->sge[0].length = sizeof(*req->cmd);
-	req->sge[0].lkey = queue->pd->local_dma_lkey;
-
-	req->send_cqe.done = rdmablk_ireq_send_done;
-	req->send_wr.next = NULL;
-	req->send_wr.wr_cqe = &req->send_cqe;
-	req->send_wr.sg_list = req->sge;
-	req->send_wr.opcode = IB_WR_SEND;
-	req->send_wr.send_flags = IB_SEND_SIGNALED;
-
-	req->inv_cqe.done = rdmablk_ireq_inv_done;
-	req->inv_wr.next = NULL;
-	req->inv_wr.opcode = IB_WR_LOCAL_INV;
-	req->inv_wr.wr_cqe = &req->inv_cqe;
-	req->inv_wr.send_flags = IB_SEND_SIGNALED;
-	req->inv_wr.num_sge = 0;
-
-	/*
-	 * Counted and traced before the post: its answer, and with it the
-	 * completion's count and trace, may come before the post returns.
-	 */
-	atomic64_inc(&queue->stats.commands);
-	trace_rdmablk_cmd_submit(queue->idev->name, queue->qid, &c);
-
-	/*
-	 * An answer cannot come before the post; one that comes during it is
-	 * taken once the request is armed, under the same lock.
-	 */
-	spin_lock_bh(&queue->post_lock);
-	ret = ib_post_send(queue->qp, first, &bad_wr);
-	if (likely(!ret)) {
-		req->mr_valid = !!req->mr;
-		atomic_set(&req->arm, RDMABLK_ARM_ARMED);
-	} else {
-		/* Posted up to bad_wr: a registration may have been. */
-		req->mr_valid = req->mr && bad_wr != first;
-	}
-	spin_unlock_bh(&queue->post_lock);
-	if (ret)
-		goto out_unmap;
-	return BLK_STS_OK;
-
-out_unmap:
-	rdmablk_ireq_unmap(rq);
-	if (ret == -EAGAIN || ret == -ENOMEM)
-		return BLK_STS_RESOURCE;
-	iq_err(queue, "cannot send a command: %d\n", ret);
-	return BLK_STS_IOERR;
 }

@@ -53,6 +53,7 @@ void rdmablk_iqueue_stats_read(struct rdmablk_iqueue *queue,
 	qi->read_bytes = atomic64_read(&st->read_bytes);
 	qi->write_bytes = atomic64_read(&st->write_bytes);
 	qi->latency_us = div_u64(atomic64_read(&st->latency_ns), NSEC_PER_USEC);
+	qi->doorbells = atomic64_read(&st->doorbells);
 }
 
 /**
@@ -232,6 +233,7 @@ RDMABLK_QUEUE_COUNTER(requeued);
 RDMABLK_QUEUE_COUNTER(read_bytes);
 RDMABLK_QUEUE_COUNTER(write_bytes);
 RDMABLK_QUEUE_COUNTER(latency_us);
+RDMABLK_QUEUE_COUNTER(doorbells);
 
 static struct attribute *rdmablk_disk_attrs[] = {
 	&dev_attr_export.attr,
@@ -248,6 +250,7 @@ static struct attribute *rdmablk_disk_attrs[] = {
 	&dev_attr_queue_read_bytes.attr,
 	&dev_attr_queue_write_bytes.attr,
 	&dev_attr_queue_latency_us.attr,
+	&dev_attr_queue_doorbells.attr,
 	NULL,
 };
 

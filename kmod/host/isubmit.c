@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Initiator requests: a block request's data mapped (inline, or one fast
+ * registration from the queue's MR pool) and its command posted on the
+ * hardware context's queue (iqueue.c has the queue, the answers and the
+ * request's lifetime).
+ *
+ * Batches: while blk-mq says more requests follow (!bd->last), a request's
+ * work requests are chained behind the queue's batch instead of posted;
+ * the last one, or blk-mq's commit_rqs, posts the whole chain with one
+ * ib_post_send(): one doorbell for the lot (batch_submit=0: one each). A
+ * request in a batch is started and not armed: no answer is taken for
+ * it, none can come. The batch is under the queue's post_lock; blk-mq
+ * ends every dispatch that queued with more to come with a last request
+ * or commit_rqs, before a quiesce returns, so recovery, which quiesces
+ * first, never finds one (rdmablk_iqueue_stop() drops a batch all the
+ * same: its requests are in flight and requeued like the others).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/blk-mq.h>
+#include <linux/slab.h>
+#include <rdma/mr_pool.h>
+
+#include "initiator.h"
+#include "../trace.h"
+
+static bool rdmablk_batch_submit = true;
+module_param_named(batch_submit, rdmablk_batch_submit, bool, 0644);
+MODULE_PARM_DESC(batch_submit,
+		 "Post the commands blk-mq hands over together as one chain, one doorbell (default on)");
+
+/*
+ * Post @queue's batch with one ib_post_send() and arm what it posted.
+ * Under post_lock. Return: 0, or the post's error with *@unposted the
+ * first request it did not post (it and those after it stay unarmed;
+ * one whose registration went out is marked so).
+ */
+static int rdmablk_iqueue_post_batch(struct rdmablk_iqueue *queue,
+				     struct rdmablk_ireq **unposted)
+{
+	struct rdmablk_ireq *req = queue->batch_head, *next;
+	const struct ib_send_wr *bad_wr = NULL;
+	bool posted = true;
+	int ret;
+
+	lockdep_assert_held(&queue->post_lock);
+	*unposted = NULL;
+	if (!req)
+		return 0;
+	queue->batch_head = NULL;
+	queue->batch_tail = NULL;
+	ret = ib_post_send(queue->qp, req->first_wr, &bad_wr);
+	atomic64_inc(&queue->stats.doorbells);
+	for (; req; req = next) {
+		next = req->batch_next;
+		req->batch_next = NULL;
+		if (ret && posted &&
+		    (bad_wr == req->first_wr || bad_wr == &req->send_wr)) {
+			posted = false;
+			*unposted = req;
+			/* A registration ahead of the SEND may have gone. */
+			req->mr_valid = req->mr && bad_wr != req->first_wr;
+		}
+		if (posted) {
+			req->mr_valid = !!req->mr;
+			atomic_set(&req->arm, RDMABLK_ARM_ARMED);
+		}
+	}
+	return ret;
+}
+
+/**
+ * rdmablk_iqueue_commit() - post what a dispatch left in the batch
+ * @queue: the queue
+ *
+ * blk-mq's commit_rqs: the requests queued with more to come were the
+ * last ones after all. One that cannot be posted is a lost connection:
+ * recovery requeues it.
+ */
+void rdmablk_iqueue_commit(struct rdmablk_iqueue *queue)
+{
+	struct rdmablk_ireq *unposted;
+	int ret;
+
+	spin_lock_bh(&queue->post_lock);
+	ret = rdmablk_iqueue_post_batch(queue, &unposted);
+	spin_unlock_bh(&queue->post_lock);
+	if (ret) {
+		iq_err(queue, "cannot send a batch of commands: %d\n", ret);
+		rdmablk_idev_conn_lost(queue->idev, "cannot post a command");
+	}
+}
+
+/**
+ * rdmablk_iqueue_drop_batch() - forget a batch that will never be posted
+ * @queue: the queue, stopped: its requests are requeued as in flight
+ */
+void rdmablk_iqueue_drop_batch(struct rdmablk_iqueue *queue)
+{
+	spin_lock_bh(&queue->post_lock);
+	queue->batch_head = NULL;
+	queue->batch_tail = NULL;
+	spin_unlock_bh(&queue->post_lock);
+}
+
+static u8 rdmablk_rq_opcode(struct request *rq)
+{
+	switch (req_op(rq)) {
+	case REQ_OP_READ:
+		return RDMABLK_OP_READ;
+	case REQ_OP_WRITE:
+		return RDMABLK_OP_WRITE;
+	case REQ_OP_FLUSH:
+		return RDMABLK_OP_FLUSH;
+	case REQ_OP_DISCARD:
+		return RDMABLK_OP_DISCARD;
+	case REQ_OP_WRITE_ZEROES:
+		return RDMABLK_OP_WRITE_ZEROES;
+	default:
+		return 0;
+	}
+}
+
+/**
+ * rdmablk_ireq_unmap() - release a request's DMA mappings and registration
+ * @rq: the request
+ */
+void rdmablk_ireq_unmap(struct request *rq)
+{
+	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
+	struct rdmablk_iqueue *queue = req->queue;
+
+	if (req->mr && req->mr_valid) {
+		unsigned long flags;
+
+		/* The target may still reach the pages through it. */
+		spin_lock_irqsave(&queue->stale_lock, flags);
+		list_add_tail(&req->mr->qp_entry, &queue->stale_mrs);
+		spin_unlock_irqrestore(&queue->stale_lock, flags);
+		req->mr = NULL;
+		req->mr_valid = false;
+	} else if (req->mr) {
+		ib_mr_pool_put(queue->qp, &queue->qp->rdma_mrs, req->mr);
+		req->mr = NULL;
+	}
+	if (req->nents) {
+		ib_dma_unmap_sg(queue->dev, req->sgt.sgl, req->sgt.nents,
+				rq_dma_dir(rq));
+		req->nents = 0;
+	}
+	if (req->sgt.sgl) {
+		sg_free_table_chained(&req->sgt, RDMABLK_INLINE_SG_CNT);
+		req->sgt.sgl = NULL;
+	}
+	if (req->cmd_dma) {
+		ib_dma_unmap_single(queue->dev, req->cmd_dma,
+				    sizeof(struct rdmablk_cmd), DMA_TO_DEVICE);
+		req->cmd_dma = 0;
+	}
+}
+
+/* Map the data; inline for small writes, else one fast registration. */
+static int rdmablk_ireq_map_data(struct rdmablk_iqueue *queue,
+				 struct request *rq, struct rdmablk_cmd_info *c)
+{
+	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
+	struct scatterlist *sg;
+	int i, n, ret;
+
+	req->sgt.sgl = req->first_sgl;
+	ret = sg_alloc_table_chained(&req->sgt, blk_rq_nr_phys_segments(rq),
+				     req->sgt.sgl, RDMABLK_INLINE_SG_CNT);
+	if (ret) {
+		req->sgt.sgl = NULL;
+		return -ENOMEM;
+	}
+	req->sgt.nents = blk_rq_map_sg(rq->q, rq, req->sgt.sgl);
+	req->nents = ib_dma_map_sg(queue->dev, req->sgt.sgl, req->sgt.nents,
+				   rq_dma_dir(rq));
+	if (!req->nents)
+		return -EIO;
+
+	if (rq_data_dir(rq) == WRITE && c->length <= queue->idev->inline_max &&
+	    req->nents <= RDMABLK_INLINE_SGE) {
+		for_each_sg(req->sgt.sgl, sg, req->nents, i) {
+			req->sge[1 + i].addr = sg_dma_address(sg);
+			req->sge[1 + i].length = sg_dma_len(sg);
+			req->sge[1 + i].lkey = queue->pd->local_dma_lkey;
+		}
+		req->send_wr.num_sge = 1 + req->nents;
+		c->flags |= RDMABLK_CMD_INLINE;
+		return 0;
+	}
+
+	req->mr = ib_mr_pool_get(queue->qp, &queue->qp->rdma_mrs);
+	if (!req->mr)
+		return -EAGAIN;
+	n = ib_map_mr_sg(req->mr, req->sgt.sgl, req->nents, NULL, SZ_4K);
+	if (n != req->nents)
+		return n < 0 ? n : -EINVAL;
+	ib_update_fast_reg_key(req->mr, ib_inc_rkey(req->mr->rkey));
+
+	req->reg_wr.wr.opcode = IB_WR_REG_MR;
+	req->reg_wr.wr.next = &req->send_wr;
+	req->reg_wr.wr.num_sge = 0;
+	req->reg_wr.wr.send_flags = 0;
+	req->reg_wr.wr.wr_cqe = NULL;
+	req->reg_wr.mr = req->mr;
+	req->reg_wr.key = req->mr->rkey;
+	req->reg_wr.access = rq_data_dir(rq) == WRITE ?
+			     IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_READ :
+			     IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE;
+	c->addr = req->mr->iova;
+	c->rkey = req->mr->rkey;
+	return 0;
+}
+
+/**
+ * rdmablk_ireq_reset() - forget a request's previous life
+ * @rq: the request, before blk_mq_start_request(): no answer is taken
+ *	for it until its new command is posted
+ */
+void rdmablk_ireq_reset(struct request *rq)
+{
+	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
+
+	atomic_set(&req->arm, RDMABLK_ARM_IDLE);
+	req->requeue = false;
+	req->status = RDMABLK_S_IO_ERROR;
+	req->mr = NULL;
+	req->mr_valid = false;
+	req->nents = 0;
+	req->sgt.sgl = NULL;
+	req->cmd_dma = 0;
+	req->send_wr.num_sge = 1;
+	refcount_set(&req->ref, 2);
+}
+
+/**
+ * rdmablk_iqueue_submit() - send a block request to the target
+ * @queue: a live queue
+ * @rq: the request, started
+ * @more: blk-mq hands over more requests right after this one
+ *	(!bd->last): with batch_submit, the command joins the queue's batch
+ *	and goes with the last one, or with commit_rqs
+ *
+ * Return: BLK_STS_OK once posted (or batched); BLK_STS_RESOURCE to be
+ * retried; BLK_STS_IOERR when it cannot be posted.
+ */
+blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
+				   struct request *rq, bool more)
+{
+	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
+	struct rdmablk_cmd_info c = {};
+	struct ib_send_wr *first = &req->send_wr;
+	struct rdmablk_ireq *unposted;
+	int ret;
+
+	c.opcode = rdmablk_rq_opcode(rq);
+	if (!c.opcode)
+		return BLK_STS_NOTSUPP;
+	c.tag = rq->tag;
+	/* A new generation: no answer to an earlier sending matches it. */
+	c.gen = req->gen + 1;
+	WRITE_ONCE(req->gen, c.gen);
+	c.offset = (u64)blk_rq_pos(rq) << SECTOR_SHIFT;
+	c.length = blk_rq_bytes(rq);
+	if (c.opcode == RDMABLK_OP_WRITE && (rq->cmd_flags & REQ_FUA))
+		c.flags |= RDMABLK_CMD_FUA;
+	if (c.opcode == RDMABLK_OP_WRITE_ZEROES && (rq->cmd_flags & REQ_NOUNMAP))
+		c.flags |= RDMABLK_CMD_NOUNMAP;
+	if (c.opcode == RDMABLK_OP_FLUSH)
+		c.length = 0, c.offset = 0;
+
+	req->queue = queue;
+
+	if (blk_rq_nr_phys_segments(rq) &&
+	    (c.opcode == RDMABLK_OP_READ || c.opcode == RDMABLK_OP_WRITE)) {
+		ret = rdmablk_ireq_map_data(queue, rq, &c);
+		if (ret)
+			goto out_unmap;
+		if (req->mr)
+			first = &req->reg_wr.wr;
+	}
+
+	rdmablk_cmd_encode(req->cmd, &c);
+	req->cmd_dma = ib_dma_map_single(queue->dev, req->cmd,
+					 sizeof(*req->cmd), DMA_TO_DEVICE);
+	if (ib_dma_mapping_error(queue->dev, req->cmd_dma)) {
+		req->cmd_dma = 0;
+		ret = -ENOMEM;
+		goto out_unmap;
+	}
+	req->sge[0].addr = req->cmd_dma;
+	req->sge[0].length = sizeof(*req->cmd);
+	req->sge[0].lkey = queue->pd->local_dma_lkey;
+
+	req->send_cqe.done = rdmablk_ireq_send_done;
+	req->send_wr.next = NULL;
+	req->send_wr.wr_cqe = &req->send_cqe;
+	req->send_wr.sg_list = req->sge;
+	req->send_wr.opcode = IB_WR_SEND;
+	req->send_wr.send_flags = IB_SEND_SIGNALED;
+
+	req->inv_cqe.done = rdmablk_ireq_inv_done;
+	req->inv_wr.next = NULL;
+	req->inv_wr.opcode = IB_WR_LOCAL_INV;
+	req->inv_wr.wr_cqe = &req->inv_cqe;
+	req->inv_wr.send_flags = IB_SEND_SIGNALED;
+	req->inv_wr.num_sge = 0;
+
+	/*
+	 * Counted and traced before the post: its answer, and with it the
+	 * completion's count and trace, may come before the post returns.
+	 */
+	atomic64_inc(&queue->stats.commands);
+	trace_rdmablk_cmd_submit(queue->idev->name, queue->qid, &c);
+
+	/*
+	 * An answer cannot come before the post; one that comes during it is
+	 * taken once the request is armed, under the same lock.
+	 */
+	req->first_wr = first;
+	req->batch_next = NULL;
+	spin_lock_bh(&queue->post_lock);
+	if (queue->batch_tail) {
+		queue->batch_tail->send_wr.next = first;
+		queue->batch_tail->batch_next = req;
+	} else {
+		queue->batch_head = req;
+	}
+	queue->batch_tail = req;
+	if (more && READ_ONCE(rdmablk_batch_submit)) {
+		spin_unlock_bh(&queue->post_lock);
+		return BLK_STS_OK;
+	}
+	ret = rdmablk_iqueue_post_batch(queue, &unposted);
+	spin_unlock_bh(&queue->post_lock);
+	if (likely(!ret))
+		return BLK_STS_OK;
+	if (unposted != req) {
+		/* Batched ones were not posted: recovery requeues them. */
+		rdmablk_idev_conn_lost(queue->idev, "cannot post a command");
+		ret = -EIO;
+	}
+
+out_unmap:
+	rdmablk_ireq_unmap(rq);
+	if (ret == -EAGAIN || ret == -ENOMEM)
+		return BLK_STS_RESOURCE;
+	iq_err(queue, "cannot send a command: %d\n", ret);
+	return BLK_STS_IOERR;
+}
