@@ -15,6 +15,7 @@
 #   RDMABLK_BENCH_RUNTIME    seconds per fio run (default 20)
 #   RDMABLK_BENCH_REPEAT     repetitions of the whole matrix (default 1)
 #   RDMABLK_BENCH_PROFILES   comma-separated profile names (default: all)
+#   RDMABLK_BENCH_MODULE_PARAMS  rdmablk module parameters (default: none)
 #
 # Output: $RESULTS/bench/ (build/vm-logs/bench/bench/ on the host).
 # shellcheck source-path=SCRIPTDIR
@@ -31,7 +32,9 @@ OUT=$RESULTS/bench
 
 # name rw bs iodepth [engine]: libaio (the default); uring, io_uring with
 # interrupts; polled, io_uring with IOPOLL (hipri) on the poll queue each
-# stack has (rdmablk --poll-queues 1, nvme connect --nr-poll-queues 1)
+# stack has (rdmablk --poll-queues 1, nvme connect --nr-poll-queues 1);
+# batch16, io_uring submitting 16 at once when 16 completed (blk-mq hands
+# them over together: rdmablk's batch_submit)
 PROFILES=(
 	"randread-4k-qd1 randread 4k 1"
 	"randread-4k-qd32 randread 4k 32"
@@ -40,6 +43,7 @@ PROFILES=(
 	"write-128k-qd16 write 128k 16"
 	"randread-4k-qd1-uring randread 4k 1 uring"
 	"randread-4k-qd1-polled randread 4k 1 polled"
+	"randread-4k-qd32-batch16 randread 4k 32 batch16"
 )
 
 EXPORT=bench
@@ -77,8 +81,8 @@ setup_nullblk() {
 }
 
 setup_rdmablk() {
-	# shellcheck disable=SC2119 # no module parameters
-	load_rdmablk
+	# shellcheck disable=SC2086 # the parameters are words
+	load_rdmablk ${RDMABLK_BENCH_MODULE_PARAMS:-}
 	nl listen-add "$TARGET_ADDR" >/dev/null
 	nl export-add "$EXPORT" /dev/nullb0 >/dev/null
 	RB_DEV=$(nl attach "$TARGET_ADDR" "$EXPORT" --queues "$QUEUES" \
@@ -186,6 +190,7 @@ run_fio() {
 	case $6 in
 	uring) engine=(--ioengine=io_uring) ;;
 	polled) engine=(--ioengine=io_uring --hipri=1) ;;
+	batch16) engine=(--ioengine=io_uring --iodepth_batch_submit=16 --iodepth_batch_complete_min=16) ;;
 	esac
 	rxe_counters >"$OUT/$tag.rxe-before"
 	fio --name="$tag" --filename="$dev" --rw="$rw" --bs="$bs" --iodepth="$qd" \
@@ -230,6 +235,7 @@ main() {
 		echo "repeat $REPEAT"
 		echo "queues $QUEUES"
 		echo "poll_queues $POLL_QUEUES"
+		echo "rdmablk_module_params ${RDMABLK_BENCH_MODULE_PARAMS:-}"
 		echo "queue_depth $QDEPTH"
 		rdma link show | sed 's/^/rdma_link /'
 		for s in "$TARGET_RDMA_DEV" "$INITIATOR_RDMA_DEV"; do

@@ -25,6 +25,7 @@ PROFILE_ORDER = [
     "write-128k-qd16",
     "randread-4k-qd1-uring",
     "randread-4k-qd1-polled",
+    "randread-4k-qd32-batch16",
 ]
 STACKS = ("rdmablk", "nvme")
 RUN_RE = re.compile(r"^r(\d+)\.([A-Za-z0-9-]+)\.(rdmablk|nvme)\.json$")
