@@ -298,15 +298,45 @@ static void rdmablk_tconn_qp_event(struct ib_event *ev, void *ctx)
 	}
 }
 
+/*
+ * Units of RDMA READ/WRITE the send queue must hold at once: a unit is
+ * one work request (or one MR with its registration, on devices that
+ * register) moving up to a device-given number of pages, and every
+ * command with a payload takes at least one. Sized for every command at
+ * the largest size, that is nr_reqs * 8 on a device of 32 SGEs, 2,048
+ * units for the default depth: what soft-RoCE makes a 4 MiB ring of. But
+ * the payload budget bounds the pages that the commands of a connection
+ * hold at once (tbudget.c: at most max(budget, one command)), and so the
+ * units: a command of p pages takes ceil(p / per-unit pages), at most one
+ * more than its share of the pages, whence nr_reqs + units(pages). Only a
+ * connection without a budget needs the full product.
+ */
+static unsigned int rdmablk_tconn_rw_ctxs(struct rdmablk_tconn *conn)
+{
+	unsigned int max_io_pages = RDMABLK_MAX_IO_SIZE >> PAGE_SHIFT;
+	unsigned int all, bounded;
+	u64 pages;
+
+	all = conn->nr_reqs * rdma_rw_mr_factor(conn->dev, conn->port_num,
+						max_io_pages);
+	if (!conn->budget.max)
+		return all;
+	pages = max_t(u64, conn->budget.max >> PAGE_SHIFT, max_io_pages);
+	if (pages > UINT_MAX)
+		return all;
+	bounded = conn->nr_reqs + rdma_rw_mr_factor(conn->dev, conn->port_num,
+						    pages);
+	return min(all, bounded);
+}
+
 static int rdmablk_tconn_create_qp(struct rdmablk_tconn *conn)
 {
 	struct ib_device *dev = conn->dev;
 	struct ib_qp_init_attr attr = {};
-	unsigned int factor;
+	unsigned int ctxs;
 	int ret;
 
-	factor = rdma_rw_mr_factor(dev, conn->port_num,
-				   RDMABLK_MAX_IO_SIZE >> PAGE_SHIFT);
+	ctxs = rdmablk_tconn_rw_ctxs(conn);
 
 	conn->cq = ib_alloc_cq_any(dev, conn, conn->nr_recvs + 2 * conn->nr_reqs + 2,
 				   IB_POLL_WORKQUEUE);
@@ -322,7 +352,7 @@ static int rdmablk_tconn_create_qp(struct rdmablk_tconn *conn)
 	attr.port_num = conn->port_num;
 	/* +1 for ib_drain_qp() */
 	attr.cap.max_send_wr = conn->nr_reqs + 1;
-	attr.cap.max_rdma_ctxs = conn->nr_reqs * factor;
+	attr.cap.max_rdma_ctxs = ctxs;
 	attr.cap.max_send_sge = max(dev->attrs.max_sge_rd,
 				    dev->attrs.max_send_sge);
 	attr.cap.max_recv_wr = conn->nr_recvs + 1;
@@ -334,6 +364,7 @@ static int rdmablk_tconn_create_qp(struct rdmablk_tconn *conn)
 		return ret;
 	}
 	conn->qp = conn->cm_id->qp;
+	conn->send_wr = attr.cap.max_send_wr;
 	return 0;
 }
 
@@ -359,6 +390,8 @@ static void rdmablk_tconn_ka_work(struct work_struct *work)
 		rdmablk_tconn_close(conn);
 		return;
 	}
+	/* An idle connection gives its spare payload pages back. */
+	rdmablk_tpages_trim(&conn->tpages);
 	if (atomic_read(&conn->tx_inflight) &&
 	    time_after(jiffies, READ_ONCE(conn->tx_progress) +
 			       RDMABLK_SEND_DEADLINE)) {
@@ -779,12 +812,13 @@ static int rdmablk_tconns_show(struct seq_file *m, void *unused)
 	spin_lock(&rdmablk_tconns_lock);
 	list_for_each_entry(conn, &rdmablk_tconns, node) {
 		rdmablk_tbudget_stats(&conn->budget, &st);
-		seq_printf(m, "%pISpc %s queue_depth=%u payload_max=%llu pinned=%llu peak=%llu waiting=%llu waited=%llu keepalive_ms=%u idle_ms=%u\n",
+		seq_printf(m, "%pISpc %s queue_depth=%u payload_max=%llu pinned=%llu peak=%llu waiting=%llu waited=%llu cached=%u send_wr=%u keepalive_ms=%u idle_ms=%u\n",
 			   &conn->cm_id->route.addr.dst_addr,
 			   conn->params.flags & RDMABLK_CONN_DISCOVERY ?
 			   "discovery" : "io", conn->params.queue_depth,
 			   st.max, st.pinned, st.peak, st.nr_waiting,
-			   st.nr_waited, conn->params.keepalive_ms,
+			   st.nr_waited, rdmablk_tpages_count(&conn->tpages),
+			   conn->send_wr, conn->params.keepalive_ms,
 			   jiffies_to_msecs(jiffies - READ_ONCE(conn->last_rx)));
 	}
 	spin_unlock(&rdmablk_tconns_lock);

@@ -160,6 +160,8 @@ struct rdmablk_treq {
  * @nr_recvs: count
  * @reqs: @nr_reqs request contexts
  * @nr_reqs: count
+ * @send_wr: work requests the send queue holds (responses and RDMA
+ *	READ/WRITE, rdmablk_tconn_rw_ctxs()), for statistics
  * @lock: protects the fields below it
  * @free_reqs: free request contexts
  * @nr_free: their number
@@ -209,6 +211,7 @@ struct rdmablk_tconn {
 	unsigned int nr_recvs;
 	struct rdmablk_treq *reqs;
 	unsigned int nr_reqs;
+	unsigned int send_wr;
 
 	spinlock_t lock;	/* see the locking notes at the top of tconn.h */
 	struct list_head free_reqs;

@@ -19,12 +19,17 @@
  * under init_on_alloc), so nothing else of the host's memory can leave.
  *
  * A cache holds at most RDMABLK_TPAGES_MAX pages and is emptied when its
- * connection goes (rdmablk_tpages_drain()). A page someone else still
- * holds a reference to (a backing driver that took one) is never cached.
+ * connection goes (rdmablk_tpages_drain()), and while the connection is
+ * idle: the connection's keep-alive round calls rdmablk_tpages_trim(),
+ * which frees the cache when no payload was taken from it since the round
+ * before. So a busy connection keeps its pages and an idle one pins none,
+ * at the cost of clearing pages again for the first commands after a
+ * pause. A page someone else still holds a reference to (a backing driver
+ * that took one) is never cached.
  *
  * Locking: @lock is irq-safe because a command whose response cannot be
  * posted gives its pages back from bio completion; normally they come back
- * in CQ work.
+ * in CQ work. It protects the list, its count and the used mark.
  */
 #include <linux/gfp.h>
 #include <linux/mm.h>
@@ -43,6 +48,7 @@ static struct page *rdmablk_page_get(struct rdmablk_tpages *tp)
 	unsigned long flags;
 
 	spin_lock_irqsave(&tp->lock, flags);
+	tp->used = true;
 	page = list_first_entry_or_null(&tp->pages, struct page, lru);
 	if (page) {
 		list_del(&page->lru);
@@ -141,6 +147,17 @@ void rdmablk_tpages_init(struct rdmablk_tpages *tp)
 	spin_lock_init(&tp->lock);
 	INIT_LIST_HEAD(&tp->pages);
 	tp->nr = 0;
+	tp->used = false;
+}
+
+static void rdmablk_tpages_free_list(struct list_head *pages)
+{
+	struct page *page, *next;
+
+	list_for_each_entry_safe(page, next, pages, lru) {
+		list_del(&page->lru);
+		__free_page(page);
+	}
 }
 
 /**
@@ -153,7 +170,6 @@ void rdmablk_tpages_init(struct rdmablk_tpages *tp)
  */
 void rdmablk_tpages_drain(struct rdmablk_tpages *tp)
 {
-	struct page *page, *next;
 	unsigned long flags;
 	LIST_HEAD(pages);
 
@@ -161,8 +177,44 @@ void rdmablk_tpages_drain(struct rdmablk_tpages *tp)
 	list_splice_init(&tp->pages, &pages);
 	tp->nr = 0;
 	spin_unlock_irqrestore(&tp->lock, flags);
-	list_for_each_entry_safe(page, next, &pages, lru) {
-		list_del(&page->lru);
-		__free_page(page);
+	rdmablk_tpages_free_list(&pages);
+}
+
+/**
+ * rdmablk_tpages_trim() - free the cache if it was idle since the last call
+ * @tp: the cache
+ *
+ * Called periodically. A cache that handed out no page since the previous
+ * call is emptied; one that did is kept, and starts a new round.
+ * Context: any.
+ *
+ * Return: the number of pages freed.
+ */
+unsigned int rdmablk_tpages_trim(struct rdmablk_tpages *tp)
+{
+	unsigned long flags;
+	unsigned int nr = 0;
+	LIST_HEAD(pages);
+
+	spin_lock_irqsave(&tp->lock, flags);
+	if (!tp->used) {
+		list_splice_init(&tp->pages, &pages);
+		nr = tp->nr;
+		tp->nr = 0;
 	}
+	tp->used = false;
+	spin_unlock_irqrestore(&tp->lock, flags);
+	rdmablk_tpages_free_list(&pages);
+	return nr;
+}
+
+/**
+ * rdmablk_tpages_count() - pages cached now
+ * @tp: the cache
+ *
+ * Return: a snapshot, for statistics.
+ */
+unsigned int rdmablk_tpages_count(const struct rdmablk_tpages *tp)
+{
+	return READ_ONCE(tp->nr);
 }

@@ -17,11 +17,13 @@ struct scatterlist;
  * @lock: protects @pages and @nr
  * @pages: the pages, linked by page->lru
  * @nr: their number, at most RDMABLK_TPAGES_MAX
+ * @used: a page was asked for since the last rdmablk_tpages_trim()
  */
 struct rdmablk_tpages {
 	spinlock_t lock;	/* taken from bio completion: irq-safe */
 	struct list_head pages;
 	unsigned int nr;
+	bool used;
 };
 
 void rdmablk_tpages_init(struct rdmablk_tpages *tp);
@@ -30,5 +32,7 @@ struct scatterlist *rdmablk_tpages_alloc(struct rdmablk_tpages *tp, u32 length,
 void rdmablk_tpages_free(struct rdmablk_tpages *tp, struct scatterlist *sgl,
 			 unsigned int nents);
 void rdmablk_tpages_drain(struct rdmablk_tpages *tp);
+unsigned int rdmablk_tpages_trim(struct rdmablk_tpages *tp);
+unsigned int rdmablk_tpages_count(const struct rdmablk_tpages *tp);
 
 #endif /* RDMABLK_TPAGES_H */

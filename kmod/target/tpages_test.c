@@ -2,7 +2,8 @@
 /*
  * KUnit tests for tpages.c: a payload list covers exactly the length asked
  * for, one page per entry; pages given back are handed out again by the
- * same cache only, and a page new to a cache holds zeroes.
+ * same cache only, a page new to a cache holds zeroes, and a cache that
+ * handed out nothing for a whole trim round is emptied.
  */
 #include <kunit/test.h>
 #include <linux/mm.h>
@@ -108,10 +109,47 @@ static void rdmablk_tpages_isolated(struct kunit *test)
 	rdmablk_tpages_drain(&a);
 }
 
+/*
+ * An idle connection pins no payload pages: the first trim after use keeps
+ * the cache, the next one without use empties it, and a cache used again
+ * refills and is kept for a round again.
+ */
+static void rdmablk_tpages_trimmed(struct kunit *test)
+{
+	struct rdmablk_tpages tp;
+	struct scatterlist *sgl;
+	unsigned int nents;
+
+	rdmablk_tpages_init(&tp);
+	KUNIT_EXPECT_EQ(test, rdmablk_tpages_trim(&tp), 0U);
+	sgl = rdmablk_tpages_alloc(&tp, 8 * PAGE_SIZE, &nents);
+	KUNIT_ASSERT_NOT_NULL(test, sgl);
+	rdmablk_tpages_free(&tp, sgl, nents);
+	KUNIT_EXPECT_EQ(test, rdmablk_tpages_count(&tp), 8U);
+
+	/* Used in this round: kept. */
+	KUNIT_EXPECT_EQ(test, rdmablk_tpages_trim(&tp), 0U);
+	KUNIT_EXPECT_EQ(test, rdmablk_tpages_count(&tp), 8U);
+	/* Idle for a whole round: freed. */
+	KUNIT_EXPECT_EQ(test, rdmablk_tpages_trim(&tp), 8U);
+	KUNIT_EXPECT_EQ(test, rdmablk_tpages_count(&tp), 0U);
+
+	/* Pages held by a command across a trim come back to the cache. */
+	sgl = rdmablk_tpages_alloc(&tp, 2 * PAGE_SIZE, &nents);
+	KUNIT_ASSERT_NOT_NULL(test, sgl);
+	KUNIT_EXPECT_EQ(test, rdmablk_tpages_trim(&tp), 0U);
+	rdmablk_tpages_free(&tp, sgl, nents);
+	KUNIT_EXPECT_EQ(test, rdmablk_tpages_count(&tp), 2U);
+	KUNIT_EXPECT_EQ(test, rdmablk_tpages_trim(&tp), 2U);
+	KUNIT_EXPECT_EQ(test, rdmablk_tpages_count(&tp), 0U);
+	rdmablk_tpages_drain(&tp);
+}
+
 static struct kunit_case rdmablk_tpages_test_cases[] = {
 	KUNIT_CASE(rdmablk_tpages_lengths),
 	KUNIT_CASE(rdmablk_tpages_reuse),
 	KUNIT_CASE(rdmablk_tpages_isolated),
+	KUNIT_CASE(rdmablk_tpages_trimmed),
 	{}
 };
 
