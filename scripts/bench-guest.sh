@@ -7,13 +7,14 @@
 # Both stacks export a null_blk device of the same kind (nullb0 for rdmablk,
 # nullb1 for nvmet) on 192.0.2.1 (rxe0, veth0) and are attached from the same
 # guest. For every repetition and profile, fio runs once against each stack,
-# the order alternating between repetitions. Per run it stores the fio JSON
-# and the rxe counters of both ports before and after; scripts/bench-report.py
-# turns them into the table on the host.
+# the order alternating between repetitions. Per run it stores the fio JSON,
+# the rxe counters of both ports and the guest's CPU time (the "cpu" line of
+# /proc/stat) before and after; scripts/bench-report.py turns them into the
+# table on the host.
 #
 # Settings (environment, passed through by scripts/bench):
 #   RDMABLK_BENCH_RUNTIME    seconds per fio run (default 20)
-#   RDMABLK_BENCH_REPEAT     repetitions of the whole matrix (default 1)
+#   RDMABLK_BENCH_REPEAT     repetitions of the whole matrix (default 3)
 #   RDMABLK_BENCH_PROFILES   comma-separated profile names (default: all)
 #   RDMABLK_BENCH_MODULE_PARAMS  rdmablk module parameters (default: none)
 #
@@ -26,19 +27,30 @@ set -eEuo pipefail
 trap 'printf "ERROR: %s:%s: command failed with status %s: %s\n" "${BASH_SOURCE[0]}" "$LINENO" "$?" "$BASH_COMMAND" >&2' ERR
 
 RUNTIME=${RDMABLK_BENCH_RUNTIME:-20}
-REPEAT=${RDMABLK_BENCH_REPEAT:-1}
+REPEAT=${RDMABLK_BENCH_REPEAT:-3}
 WANT=${RDMABLK_BENCH_PROFILES:-all}
 OUT=$RESULTS/bench
 
-# name rw bs iodepth [engine]: libaio (the default); uring, io_uring with
-# interrupts; polled, io_uring with IOPOLL (hipri) on the poll queue each
-# stack has (rdmablk --poll-queues 1, nvme connect --nr-poll-queues 1);
-# batch16, io_uring submitting 16 at once when 16 completed (blk-mq hands
-# them over together: rdmablk's batch_submit)
+# name rw bs iodepth [engine [numjobs]]
+# engine: libaio (the default); uring, io_uring with interrupts; polled,
+# io_uring with IOPOLL (hipri) on the poll queue each stack has (rdmablk
+# --poll-queues 1, nvme connect --nr-poll-queues 1); batch16, io_uring
+# submitting 16 at once when 16 completed (blk-mq hands them over together:
+# rdmablk's batch_submit).
+# numjobs: fio jobs on the device, each keeping iodepth in flight (default 1;
+# the engine field must come first, libaio included); several jobs are
+# reported as one (--group_reporting).
+# randrw reads 70% and writes 30% (--rwmixread=70).
 PROFILES=(
 	"randread-4k-qd1 randread 4k 1"
+	"randwrite-4k-qd1 randwrite 4k 1"
+	"randread-4k-qd8 randread 4k 8"
 	"randread-4k-qd32 randread 4k 32"
+	"randread-4k-qd32-2j randread 4k 32 libaio 2"
 	"randwrite-4k-qd32 randwrite 4k 32"
+	"randrw-4k-qd32-2j randrw 4k 32 libaio 2"
+	"randread-8k-qd16 randread 8k 16"
+	"randread-16k-qd16 randread 16k 16"
 	"read-128k-qd16 read 128k 16"
 	"write-128k-qd16 write 128k 16"
 	"randread-4k-qd1-uring randread 4k 1 uring"
@@ -183,19 +195,28 @@ set_scheduler() {
 	grep -Eq '^none$|\[none\]' "$f" || fail "cannot set scheduler none on $1: $(cat "$f")"
 }
 
-# run_fio TAG DEV RW BS QD ENGINE: one measurement, JSON and counters into
-# $OUT.
+# run_fio TAG DEV RW BS QD ENGINE NUMJOBS: one measurement, JSON, counters
+# and CPU time into $OUT.
 run_fio() {
-	local tag=$1 dev=$2 rw=$3 bs=$4 qd=$5 engine=(--ioengine=libaio)
+	local tag=$1 dev=$2 rw=$3 bs=$4 qd=$5 jobs=$7 engine=(--ioengine=libaio) extra=()
 	case $6 in
+	libaio) ;;
 	uring) engine=(--ioengine=io_uring) ;;
 	polled) engine=(--ioengine=io_uring --hipri=1) ;;
 	batch16) engine=(--ioengine=io_uring --iodepth_batch_submit=16 --iodepth_batch_complete_min=16) ;;
+	*) fail "unknown engine '$6' for $tag" ;;
 	esac
+	[[ $jobs =~ ^[1-9][0-9]*$ ]] || fail "bad numjobs '$jobs' for $tag"
+	# One entry in the JSON however many jobs: bench-report.py expects one.
+	[ "$jobs" -eq 1 ] || extra+=(--group_reporting)
+	[ "$rw" != randrw ] || extra+=(--rwmixread=70)
 	rxe_counters >"$OUT/$tag.rxe-before"
+	# The whole guest's CPU time (initiator, target and fio alike).
+	head -n 1 /proc/stat >"$OUT/$tag.cpu-before"
 	fio --name="$tag" --filename="$dev" --rw="$rw" --bs="$bs" --iodepth="$qd" \
-		--direct=1 "${engine[@]}" --numjobs=1 --time_based --runtime="$RUNTIME" \
+		--direct=1 "${engine[@]}" --numjobs="$jobs" "${extra[@]}" --time_based --runtime="$RUNTIME" \
 		--output-format=json --output="$OUT/$tag.json"
+	head -n 1 /proc/stat >"$OUT/$tag.cpu-after"
 	rxe_counters >"$OUT/$tag.rxe-after"
 }
 
@@ -206,7 +227,7 @@ cleanup() {
 }
 
 main() {
-	local r p name rw bs qd engine stacks s dev selected=()
+	local r p name rw bs qd engine jobs stacks s dev selected=()
 	[[ $RUNTIME =~ ^[1-9][0-9]*$ ]] || fail "bad RDMABLK_BENCH_RUNTIME '$RUNTIME'"
 	[[ $REPEAT =~ ^[1-9][0-9]*$ ]] || fail "bad RDMABLK_BENCH_REPEAT '$REPEAT'"
 	for p in "${PROFILES[@]}"; do
@@ -260,11 +281,11 @@ main() {
 		# always favour the same one.
 		if ((r % 2)); then stacks=(rdmablk nvme); else stacks=(nvme rdmablk); fi
 		for p in "${selected[@]}"; do
-			read -r name rw bs qd engine <<<"$p"
+			read -r name rw bs qd engine jobs <<<"$p"
 			for s in "${stacks[@]}"; do
 				if [ "$s" = rdmablk ]; then dev=$RB_DEV; else dev=$NV_DEV; fi
 				log "run $r/$REPEAT $name $s ($dev)"
-				run_fio "r$r.$name.$s" "$dev" "$rw" "$bs" "$qd" "${engine:-libaio}"
+				run_fio "r$r.$name.$s" "$dev" "$rw" "$bs" "$qd" "${engine:-libaio}" "${jobs:-1}"
 			done
 		done
 	done

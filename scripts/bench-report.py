@@ -4,10 +4,13 @@
 
 Usage: scripts/bench-report.py RAW_DIR [--table FILE] [--summary FILE]
 
-RAW_DIR holds, per run, rR.PROFILE.STACK.json (fio JSON) and
+RAW_DIR holds, per run, rR.PROFILE.STACK.json (fio JSON),
 rR.PROFILE.STACK.rxe-before / .rxe-after (`rdma statistic show link` of both
-rxe ports). Prints the markdown table on stdout; --table also writes it to a
-file, --summary writes every run's figures and the medians as JSON.
+rxe ports) and rR.PROFILE.STACK.cpu-before / .cpu-after (the "cpu" line of the
+guest's /proc/stat; older results have none, their CPU figure is None). Prints
+the markdown table on stdout, followed by the 2 jobs / 1 job scaling when both
+profiles were measured; --table also writes it to a file, --summary writes
+every run's figures and the medians as JSON.
 """
 
 import argparse
@@ -19,8 +22,14 @@ from pathlib import Path
 
 PROFILE_ORDER = [
     "randread-4k-qd1",
+    "randwrite-4k-qd1",
+    "randread-4k-qd8",
     "randread-4k-qd32",
+    "randread-4k-qd32-2j",
     "randwrite-4k-qd32",
+    "randrw-4k-qd32-2j",
+    "randread-8k-qd16",
+    "randread-16k-qd16",
     "read-128k-qd16",
     "write-128k-qd16",
     "randread-4k-qd1-uring",
@@ -28,6 +37,12 @@ PROFILE_ORDER = [
     "randread-4k-qd32-batch16",
 ]
 STACKS = ("rdmablk", "nvme")
+# (one job, two jobs): the same load from one fio job and from two.
+SCALING = ("randread-4k-qd32", "randread-4k-qd32-2j")
+# The guest runs Debian's kernel, whose /proc/stat counts in USER_HZ = 100
+# ticks a second. os.sysconf("SC_CLK_TCK") would be this host's value, not
+# necessarily the guest's.
+USER_HZ = 100
 RUN_RE = re.compile(r"^r(\d+)\.([A-Za-z0-9-]+)\.(rdmablk|nvme)\.json$")
 
 
@@ -73,29 +88,59 @@ def fio_figures(path):
     job = jobs[0]
     if job.get("error"):
         die(f"{path}: fio reported error {job['error']}")
+    # A mixed job (randrw) counts reads and writes together: ios, IOPS and
+    # bandwidth are summed, the mean latency is the mean of both weighted by
+    # their ios, and the p99 is the larger of the two p99s (fio reports no
+    # percentiles over both; the larger one bounds the combined p99 from above).
     ios = iops = bw = 0.0
-    clat_mean = clat_p99 = None
+    means = []
+    clat_p99 = None
     for d in ("read", "write"):
         s = job[d]
         if s["total_ios"] == 0:
             continue
-        if clat_mean is not None:
-            die(f"{path}: both reads and writes; mixed profiles are not supported")
         ios += s["total_ios"]
         iops += s["iops"]
         bw += s["bw_bytes"]
-        clat_mean = s["clat_ns"]["mean"] / 1000.0
-        clat_p99 = s["clat_ns"]["percentile"]["99.000000"] / 1000.0
-    if clat_mean is None:
+        means.append((s["total_ios"], s["clat_ns"]["mean"] / 1000.0))
+        p99 = s["clat_ns"]["percentile"]["99.000000"] / 1000.0
+        clat_p99 = p99 if clat_p99 is None else max(clat_p99, p99)
+    if not means:
         die(f"{path}: no I/O completed")
+    if len(means) == 1:
+        clat_mean = means[0][1]
+    else:
+        clat_mean = sum(n * m for n, m in means) / ios
     return {
         "ios": int(ios),
         "iops": iops,
         "mbps": bw / 1e6,
         "clat_mean_us": clat_mean,
         "clat_p99_us": clat_p99,
+        # Summed over the jobs under --group_reporting.
         "runtime_ms": job["job_runtime"],
     }
+
+
+def busy_jiffies(path):
+    """Busy ticks of a /proc/stat "cpu" line: user, nice, system, irq,
+    softirq and steal; idle and iowait are not busy."""
+    tok = path.read_text().split()
+    if len(tok) < 9 or tok[0] != "cpu":
+        die(f"{path}: not a /proc/stat cpu line")
+    try:
+        return sum(int(tok[i]) for i in (1, 2, 3, 6, 7, 8))
+    except ValueError:
+        die(f"{path}: not a /proc/stat cpu line")
+
+
+def cpu_busy_us(raw, tag):
+    """CPU time the whole guest was busy during a run, in µs; None for
+    results without the .cpu files."""
+    before, after = raw / f"{tag}.cpu-before", raw / f"{tag}.cpu-after"
+    if not before.exists() or not after.exists():
+        return None
+    return (busy_jiffies(after) - busy_jiffies(before)) * 1e6 / USER_HZ
 
 
 def collect(raw):
@@ -116,14 +161,35 @@ def collect(raw):
         fig["sent_pkts_by_port"] = {
             p: after[p]["sent_pkts"] - before[p]["sent_pkts"] for p in after
         }
+        # Initiator and target of both stacks run in the one guest, so this
+        # is the whole guest's CPU time per I/O (fio's own included), not
+        # the initiator's alone.
+        fig["cpu_busy_us"] = cpu_busy_us(raw, tag)
+        fig["cpu_us_per_io"] = (
+            None if fig["cpu_busy_us"] is None else fig["cpu_busy_us"] / fig["ios"]
+        )
         runs.append({"repeat": rep, "profile": profile, "stack": stack, **fig})
     if not runs:
         die(f"no fio results in {raw}")
     return runs
 
 
+def median_of(values):
+    """Median of the values that are not None; None if none is."""
+    vals = [v for v in values if v is not None]
+    return statistics.median(vals) if vals else None
+
+
 def medians(runs):
-    keys = ("iops", "mbps", "clat_mean_us", "clat_p99_us", "pkts_per_io", "sends_per_io")
+    keys = (
+        "iops",
+        "mbps",
+        "clat_mean_us",
+        "clat_p99_us",
+        "pkts_per_io",
+        "sends_per_io",
+        "cpu_us_per_io",
+    )
     profiles = sorted(
         {r["profile"] for r in runs},
         key=lambda p: (PROFILE_ORDER.index(p) if p in PROFILE_ORDER else len(PROFILE_ORDER), p),
@@ -135,7 +201,7 @@ def medians(runs):
             sel = [r for r in runs if r["profile"] == p and r["stack"] == s]
             if not sel:
                 die(f"no {s} run for {p}")
-            out[p][s] = {k: statistics.median(r[k] for r in sel) for k in keys}
+            out[p][s] = {k: median_of(r[k] for r in sel) for k in keys}
             out[p][s]["runs"] = len(sel)
         # Median of the per-repetition ratios: each pair ran back to back.
         pairs = []
@@ -148,6 +214,26 @@ def medians(runs):
         out[p]["ratio_min"] = min(pairs)
         out[p]["ratio_max"] = max(pairs)
     return out
+
+
+def scaling(med):
+    """Per stack, the median IOPS with two jobs over that with one; None
+    unless both profiles were measured."""
+    one, two = SCALING
+    if one not in med or two not in med:
+        return None
+    out = {"one_job": one, "two_jobs": two}
+    for s in STACKS:
+        base = med[one][s]["iops"]
+        out[s] = med[two][s]["iops"] / base if base > 0 else None
+    return out
+
+
+def scaling_line(sc):
+    figs = ", ".join(
+        f"{s} {'-' if sc[s] is None else format(sc[s], '.2f')}" for s in STACKS
+    )
+    return f"2 jobs / 1 job ({sc['one_job']}): {figs}\n"
 
 
 def idle_rate(raw):
@@ -168,6 +254,13 @@ def lat_fmt(m):
     return f"{m['clat_mean_us']:,.0f} / {m['clat_p99_us']:,.0f}"
 
 
+def cpu_fmt(v):
+    # A decimal where whole µs would lose most of the figure.
+    if v is None:
+        return "-"
+    return f"{v:,.0f}" if v >= 100 else f"{v:.1f}"
+
+
 def table(med):
     head = [
         "profile",
@@ -180,6 +273,8 @@ def table(med):
         "nvme mean/p99 µs",
         "pkts/IO rdmablk",
         "pkts/IO nvme",
+        "CPU µs/IO rdmablk",
+        "CPU µs/IO nvme",
     ]
     rows = []
     for p, m in med.items():
@@ -199,6 +294,8 @@ def table(med):
                 lat_fmt(b),
                 f"{a['pkts_per_io']:.1f}",
                 f"{b['pkts_per_io']:.1f}",
+                cpu_fmt(a["cpu_us_per_io"]),
+                cpu_fmt(b["cpu_us_per_io"]),
             ]
         )
     right = [False] + [True] * (len(head) - 1)
@@ -218,12 +315,18 @@ def main():
         die(f"{args.raw} is not a directory")
     runs = collect(args.raw)
     med = medians(runs)
+    sc = scaling(med)
     text = table(med)
+    if sc:
+        # A blank line ends the markdown table.
+        text += "\n" + scaling_line(sc)
     sys.stdout.write(text)
     if args.table:
         args.table.write_text(text)
     if args.summary:
         summary = {"runs": runs, "median": med, "idle_sent_pkts_per_s": idle_rate(args.raw)}
+        if sc:
+            summary["scaling"] = sc
         args.summary.write_text(json.dumps(summary, indent=2) + "\n")
 
 
