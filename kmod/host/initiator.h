@@ -22,17 +22,26 @@ struct rdmablk_idev;
 
 /*
  * struct rdmablk_ireq.arm: whether an answer for the request is accepted.
- * IDLE: no (not sent, or answered). ARMED: its WR chain is posted; the
- * first answer naming the generation it was sent with takes it back to
- * IDLE, atomically. The post and the arming happen under the queue's
- * @post_lock, which the answer path takes too: an answer is looked at
- * either before the command was posted (refused: the target cannot have
- * seen it) or after the request was armed, never in between. An answer
- * that arrives after the post but was not made for it (made up, or meant
- * for an earlier sending of the tag) names another generation: refused.
+ * IDLE: no (not sent, or answered). POSTING: its work requests are being
+ * posted (or wait in the queue's batch to be); an answer naming the
+ * generation it is sent with that comes now (the target can answer before
+ * ib_post_send() returned) is kept: EARLY, what it said in @early_*, and
+ * the poster acts on it once the post returned (rdmablk_ireq_posted()).
+ * ARMED: posted; the first answer naming its generation takes it back to
+ * IDLE. Every change is one atomic step, and no lock is held across the
+ * post: a post under a lock that disables bottom halves ended in running
+ * the softirqs it raised (soft-RoCE's whole send path, completions) in the
+ * submitter, which serialised the queue: 4 KiB reads at queue depth 32
+ * completed no faster than at depth 1 (performance.md). Answers of one
+ * queue are handled one at a time (its CQ's poller, or under @poll_lock),
+ * so only the poster races with an answer. An answer that names another
+ * generation (made up, or meant for an earlier sending of the tag), or
+ * comes for a request that is IDLE or EARLY already, is refused.
  */
 enum {
 	RDMABLK_ARM_IDLE,
+	RDMABLK_ARM_POSTING,
+	RDMABLK_ARM_EARLY,
 	RDMABLK_ARM_ARMED,
 };
 
@@ -138,9 +147,8 @@ struct rdmablk_iqueue_stats {
  * @max_pages: pages one fast registration maps
  * @stale_lock: protects @stale_mrs; irq-safe, requests complete in any
  *	context
- * @post_lock: serialises posting a command and arming its request with
- *	taking an answer (see RDMABLK_ARM_*), and protects @batch_head and
- *	@batch_tail; bh-safe, answers are taken in softirq
+ * @post_lock: protects @batch_head and @batch_tail; never held across a
+ *	post (see RDMABLK_ARM_*), only taken in process context
  * @stale_mrs: registrations taken from the pool that may still be valid
  *	(their request ended without an invalidation): never returned to the
  *	pool, deregistered when the queue is freed
@@ -211,8 +219,12 @@ struct rdmablk_iqueue {
  * @arm: RDMABLK_ARM_*, see there
  * @gen: generation of the command last sent: a new one for each sending,
  *	starting from a random one, so that the target cannot name it without
- *	having received the command; written before the post, read under the
- *	queue's @post_lock
+ *	having received the command; written before the request is
+ *	POSTING, read by the answer path before it looks at @arm
+ * @early_status: with @arm EARLY, the status of the answer that came
+ *	while the command was being posted
+ * @early_wc_flags: and its completion's flags
+ * @early_inv_rkey: and the key it invalidated remotely, if it did
  * @sgt: data SG table
  * @nents: mapped entries in @sgt
  * @ref: send completion + answer (+ local invalidation)
@@ -229,7 +241,8 @@ struct rdmablk_iqueue {
  * @reg_wr: fast registration
  * @send_wr: the command SEND
  * @first_wr: the first of its work requests: @reg_wr's or @send_wr
- * @batch_next: the next request in its queue's batch, under post_lock
+ * @batch_next: the next request in its queue's batch, under post_lock,
+ *	then the poster's
  * @inv_wr: local invalidation
  * @first_sgl: inline SG chunk, keep last
  */
@@ -241,6 +254,9 @@ struct rdmablk_ireq {
 	bool mr_valid;
 	atomic_t arm;
 	u16 gen;
+	u16 early_status;
+	int early_wc_flags;
+	u32 early_inv_rkey;
 	struct sg_table sgt;
 	int nents;
 	refcount_t ref;
@@ -377,6 +393,7 @@ void rdmablk_iqueue_free(struct rdmablk_iqueue *queue);
 int rdmablk_iqueue_init_mrs(struct rdmablk_iqueue *queue, u32 max_pages);
 int rdmablk_iqueue_poll(struct rdmablk_iqueue *queue);
 void rdmablk_ireq_send_done(struct ib_cq *cq, struct ib_wc *wc);
+void rdmablk_ireq_posted(struct rdmablk_iqueue *queue, struct request *rq);
 void rdmablk_ireq_inv_done(struct ib_cq *cq, struct ib_wc *wc);
 
 /* isubmit.c */

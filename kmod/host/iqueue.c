@@ -214,25 +214,39 @@ static struct request *rdmablk_iqueue_find(struct rdmablk_iqueue *queue,
 }
 
 /*
- * Take the answer for @req, which names generation @gen: true when the
+ * Take the answer for @req, which names generation @gen: 1 when the
  * request is armed and was sent with @gen (consumed, atomically: a second
- * answer finds it IDLE), false when no such answer is expected (not sent
- * yet, answered already, or sent with another generation). Under
- * @queue->post_lock, so that a command being posted is not half-way: see
- * RDMABLK_ARM_*.
+ * answer finds it IDLE); 0 when its command is being posted: the answer is
+ * kept (EARLY) for the poster; -EPROTO when no such answer is expected
+ * (not sent, answered already, or sent with another generation). See
+ * RDMABLK_ARM_*: only the poster changes @req->arm meanwhile, once.
  */
-static bool rdmablk_ireq_take(struct rdmablk_iqueue *queue,
-			      struct rdmablk_ireq *req, u16 gen)
+static int rdmablk_ireq_take(struct rdmablk_ireq *req, u16 gen, u16 status,
+			     const struct ib_wc *wc)
 {
-	bool armed = false;
-
-	/* _bh: polled queues take answers in process context. */
-	spin_lock_bh(&queue->post_lock);
-	if (READ_ONCE(req->gen) == gen)
-		armed = atomic_cmpxchg(&req->arm, RDMABLK_ARM_ARMED,
-				       RDMABLK_ARM_IDLE) == RDMABLK_ARM_ARMED;
-	spin_unlock_bh(&queue->post_lock);
-	return armed;
+	if (READ_ONCE(req->gen) != gen)
+		return -EPROTO;
+	for (;;) {
+		switch (atomic_read(&req->arm)) {
+		case RDMABLK_ARM_ARMED:
+			if (atomic_cmpxchg(&req->arm, RDMABLK_ARM_ARMED,
+					   RDMABLK_ARM_IDLE) == RDMABLK_ARM_ARMED)
+				return 1;
+			break;
+		case RDMABLK_ARM_POSTING:
+			/* Published by the cmpxchg, read by the poster. */
+			req->early_status = status;
+			req->early_wc_flags = wc->wc_flags;
+			req->early_inv_rkey = wc->ex.invalidate_rkey;
+			if (atomic_cmpxchg(&req->arm, RDMABLK_ARM_POSTING,
+					   RDMABLK_ARM_EARLY) ==
+			    RDMABLK_ARM_POSTING)
+				return 0;
+			break;
+		default:
+			return -EPROTO;
+		}
+	}
 }
 
 /*
@@ -241,7 +255,7 @@ static bool rdmablk_ireq_take(struct rdmablk_iqueue *queue,
  */
 static void rdmablk_iqueue_answered(struct rdmablk_iqueue *queue,
 				    struct request *rq, u16 status,
-				    struct ib_wc *wc)
+				    const struct ib_wc *wc)
 {
 	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
 
@@ -273,10 +287,37 @@ static void rdmablk_iqueue_answer(struct rdmablk_iqueue *queue,
 				  struct request *rq, u16 gen, u16 status,
 				  struct ib_wc *wc)
 {
-	if (!rdmablk_ireq_take(queue, blk_mq_rq_to_pdu(rq), gen))
+	int ret = rdmablk_ireq_take(blk_mq_rq_to_pdu(rq), gen, status, wc);
+
+	if (ret < 0)
 		rdmablk_iqueue_lost(queue, "answer for a command not outstanding");
-	else
+	else if (ret)
 		rdmablk_iqueue_answered(queue, rq, status, wc);
+}
+
+/**
+ * rdmablk_ireq_posted() - arm a request whose command was posted
+ * @queue: its queue
+ * @rq: the request, POSTING or EARLY
+ *
+ * An answer that came while the command was being posted is acted on
+ * now, as if it had come after.
+ * Context: process, the poster's.
+ */
+void rdmablk_ireq_posted(struct rdmablk_iqueue *queue, struct request *rq)
+{
+	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
+	struct ib_wc wc = {};
+
+	if (atomic_cmpxchg(&req->arm, RDMABLK_ARM_POSTING,
+			   RDMABLK_ARM_ARMED) == RDMABLK_ARM_POSTING)
+		return;
+	/* EARLY: a failed cmpxchg orders nothing; pairs with the answer's. */
+	smp_rmb();
+	atomic_set(&req->arm, RDMABLK_ARM_IDLE);
+	wc.wc_flags = req->early_wc_flags;
+	wc.ex.invalidate_rkey = req->early_inv_rkey;
+	rdmablk_iqueue_answered(queue, rq, req->early_status, &wc);
 }
 
 /* A response arrived: find its request and account for it. */

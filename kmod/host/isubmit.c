@@ -9,8 +9,9 @@
  * work requests are chained behind the queue's batch instead of posted;
  * the last one, or blk-mq's commit_rqs, posts the whole chain with one
  * ib_post_send(): one doorbell for the lot (batch_submit=0: one each). A
- * request in a batch is started and not armed: no answer is taken for
- * it, none can come. The batch is under the queue's post_lock; blk-mq
+ * request in a batch is started and POSTING: an answer that comes for it
+ * before it is armed is kept for the poster (RDMABLK_ARM_*). The batch is
+ * under the queue's post_lock, which the post itself is not: blk-mq
  * ends every dispatch that queued with more to come with a last request
  * or commit_rqs, before a quiesce returns, so recovery, which quiesces
  * first, never finds one (rdmablk_iqueue_stop() drops a batch all the
@@ -30,29 +31,42 @@ module_param_named(batch_submit, rdmablk_batch_submit, bool, 0644);
 MODULE_PARM_DESC(batch_submit,
 		 "Post the commands blk-mq hands over together as one chain, one doorbell (default on)");
 
+/* Take @queue's batch for posting. */
+static struct rdmablk_ireq *rdmablk_iqueue_take_batch(struct rdmablk_iqueue *queue)
+{
+	struct rdmablk_ireq *head;
+
+	spin_lock(&queue->post_lock);
+	head = queue->batch_head;
+	queue->batch_head = NULL;
+	queue->batch_tail = NULL;
+	spin_unlock(&queue->post_lock);
+	return head;
+}
+
 /*
- * Post @queue's batch with one ib_post_send() and arm what it posted.
- * Under post_lock. Return: 0, or the post's error with *@unposted the
- * first request it did not post (it and those after it stay unarmed;
+ * Post the batch @req heads with one ib_post_send(), no lock held, then
+ * arm what it posted. Return: 0, or the post's error with *@unposted the
+ * first request it did not post (it and those after it go back to IDLE;
  * one whose registration went out is marked so).
  */
 static int rdmablk_iqueue_post_batch(struct rdmablk_iqueue *queue,
+				     struct rdmablk_ireq *req,
 				     struct rdmablk_ireq **unposted)
 {
-	struct rdmablk_ireq *req = queue->batch_head, *next;
 	const struct ib_send_wr *bad_wr = NULL;
+	struct rdmablk_ireq *next;
 	bool posted = true;
 	int ret;
 
-	lockdep_assert_held(&queue->post_lock);
 	*unposted = NULL;
 	if (!req)
 		return 0;
-	queue->batch_head = NULL;
-	queue->batch_tail = NULL;
 	ret = ib_post_send(queue->qp, req->first_wr, &bad_wr);
 	atomic64_inc(&queue->stats.doorbells);
 	for (; req; req = next) {
+		struct request *rq = blk_mq_rq_from_pdu(req);
+
 		next = req->batch_next;
 		req->batch_next = NULL;
 		if (ret && posted &&
@@ -64,7 +78,10 @@ static int rdmablk_iqueue_post_batch(struct rdmablk_iqueue *queue,
 		}
 		if (posted) {
 			req->mr_valid = !!req->mr;
-			atomic_set(&req->arm, RDMABLK_ARM_ARMED);
+			rdmablk_ireq_posted(queue, rq);
+		} else if (atomic_xchg(&req->arm, RDMABLK_ARM_IDLE) ==
+			   RDMABLK_ARM_EARLY) {
+			rdmablk_idev_conn_lost(queue->idev, "answer for a command not sent");
 		}
 	}
 	return ret;
@@ -83,9 +100,8 @@ void rdmablk_iqueue_commit(struct rdmablk_iqueue *queue)
 	struct rdmablk_ireq *unposted;
 	int ret;
 
-	spin_lock_bh(&queue->post_lock);
-	ret = rdmablk_iqueue_post_batch(queue, &unposted);
-	spin_unlock_bh(&queue->post_lock);
+	ret = rdmablk_iqueue_post_batch(queue, rdmablk_iqueue_take_batch(queue),
+					&unposted);
 	if (ret) {
 		iq_err(queue, "cannot send a batch of commands: %d\n", ret);
 		rdmablk_idev_conn_lost(queue->idev, "cannot post a command");
@@ -98,10 +114,7 @@ void rdmablk_iqueue_commit(struct rdmablk_iqueue *queue)
  */
 void rdmablk_iqueue_drop_batch(struct rdmablk_iqueue *queue)
 {
-	spin_lock_bh(&queue->post_lock);
-	queue->batch_head = NULL;
-	queue->batch_tail = NULL;
-	spin_unlock_bh(&queue->post_lock);
+	rdmablk_iqueue_take_batch(queue);
 }
 
 static u8 rdmablk_rq_opcode(struct request *rq)
@@ -318,12 +331,13 @@ blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 	trace_rdmablk_cmd_submit(queue->idev->name, queue->qid, &c);
 
 	/*
-	 * An answer cannot come before the post; one that comes during it is
-	 * taken once the request is armed, under the same lock.
+	 * From here an answer naming this generation is kept, once the
+	 * request is armed it is taken (RDMABLK_ARM_*).
 	 */
 	req->first_wr = first;
 	req->batch_next = NULL;
-	spin_lock_bh(&queue->post_lock);
+	atomic_set(&req->arm, RDMABLK_ARM_POSTING);
+	spin_lock(&queue->post_lock);
 	if (queue->batch_tail) {
 		queue->batch_tail->send_wr.next = first;
 		queue->batch_tail->batch_next = req;
@@ -331,12 +345,11 @@ blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 		queue->batch_head = req;
 	}
 	queue->batch_tail = req;
-	if (more && READ_ONCE(rdmablk_batch_submit)) {
-		spin_unlock_bh(&queue->post_lock);
+	spin_unlock(&queue->post_lock);
+	if (more && READ_ONCE(rdmablk_batch_submit))
 		return BLK_STS_OK;
-	}
-	ret = rdmablk_iqueue_post_batch(queue, &unposted);
-	spin_unlock_bh(&queue->post_lock);
+	ret = rdmablk_iqueue_post_batch(queue, rdmablk_iqueue_take_batch(queue),
+					&unposted);
 	if (likely(!ret))
 		return BLK_STS_OK;
 	if (unposted != req) {
