@@ -31,15 +31,23 @@ module_param_named(batch_submit, rdmablk_batch_submit, bool, 0644);
 MODULE_PARM_DESC(batch_submit,
 		 "Post the commands blk-mq hands over together as one chain, one doorbell (default on)");
 
-/* Take @queue's batch for posting. */
+/* Take @queue's batch for posting. Under post_lock. */
+static struct rdmablk_ireq *__rdmablk_iqueue_take_batch(struct rdmablk_iqueue *queue)
+{
+	struct rdmablk_ireq *head = queue->batch_head;
+
+	lockdep_assert_held(&queue->post_lock);
+	queue->batch_head = NULL;
+	queue->batch_tail = NULL;
+	return head;
+}
+
 static struct rdmablk_ireq *rdmablk_iqueue_take_batch(struct rdmablk_iqueue *queue)
 {
 	struct rdmablk_ireq *head;
 
 	spin_lock(&queue->post_lock);
-	head = queue->batch_head;
-	queue->batch_head = NULL;
-	queue->batch_tail = NULL;
+	head = __rdmablk_iqueue_take_batch(queue);
 	spin_unlock(&queue->post_lock);
 	return head;
 }
@@ -267,7 +275,7 @@ blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
 	struct rdmablk_cmd_info c = {};
 	struct ib_send_wr *first = &req->send_wr;
-	struct rdmablk_ireq *unposted;
+	struct rdmablk_ireq *unposted, *head;
 	int ret;
 
 	c.opcode = rdmablk_rq_opcode(rq);
@@ -345,11 +353,13 @@ blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 		queue->batch_head = req;
 	}
 	queue->batch_tail = req;
-	spin_unlock(&queue->post_lock);
-	if (more && READ_ONCE(rdmablk_batch_submit))
+	if (more && READ_ONCE(rdmablk_batch_submit)) {
+		spin_unlock(&queue->post_lock);
 		return BLK_STS_OK;
-	ret = rdmablk_iqueue_post_batch(queue, rdmablk_iqueue_take_batch(queue),
-					&unposted);
+	}
+	head = __rdmablk_iqueue_take_batch(queue);
+	spin_unlock(&queue->post_lock);
+	ret = rdmablk_iqueue_post_batch(queue, head, &unposted);
 	if (likely(!ret))
 		return BLK_STS_OK;
 	if (unposted != req) {
