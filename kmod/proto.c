@@ -16,6 +16,9 @@
 /* Sizes are ABI: a change here is a new protocol version. */
 void rdmablk_proto_build_checks(void)
 {
+	/* The commands of a batch after the first land in the payload page. */
+	BUILD_BUG_ON((RDMABLK_CMD_BATCH_MAX - 1) * sizeof(struct rdmablk_cmd) >
+		     RDMABLK_INLINE_MAX);
 	BUILD_BUG_ON(sizeof(struct rdmablk_conn_req) != 32);
 	BUILD_BUG_ON(sizeof(struct rdmablk_conn_rep) != 32);
 	BUILD_BUG_ON(sizeof(struct rdmablk_conn_rej) != 8);
@@ -220,6 +223,62 @@ void rdmablk_cmd_decode(const struct rdmablk_cmd *cmd,
 	c->addr = le64_to_cpu(cmd->addr);
 	c->rkey = le32_to_cpu(cmd->rkey);
 	c->gen = le16_to_cpu(cmd->gen);
+}
+
+/* Does @cmd say it is one of a batch, without a payload? */
+static bool rdmablk_cmd_batch_member(const struct rdmablk_cmd *cmd)
+{
+	return (cmd->flags & RDMABLK_CMD_BATCH) &&
+	       !(cmd->flags & RDMABLK_CMD_INLINE);
+}
+
+/**
+ * rdmablk_cmd_batch_count() - how many commands a received SEND holds
+ * @first: its first command, untrusted
+ * @rest: what followed @first, untrusted: the other commands of a batch
+ * @len: bytes received, @first included
+ * @conn_flags: RDMABLK_CONN_* agreed on the connection
+ *
+ * A SEND holds one command (with its inline payload, if any) unless its
+ * first command carries RDMABLK_CMD_BATCH: then, on a connection that
+ * agreed RDMABLK_CONN_CMD_BATCH, it holds 2 to RDMABLK_CMD_BATCH_MAX
+ * whole commands and nothing else, each with RDMABLK_CMD_BATCH and none
+ * with RDMABLK_CMD_INLINE. The whole batch is checked before any of its
+ * commands runs.
+ *
+ * Return: the number of commands, or -EPROTO for a SEND too short to hold
+ * a command or a batch that breaks those rules.
+ */
+int rdmablk_cmd_batch_count(const struct rdmablk_cmd *first,
+			    const struct rdmablk_cmd *rest, u32 len,
+			    u32 conn_flags)
+{
+	u32 i, n = len / sizeof(*first);
+
+	if (len < sizeof(*first))
+		return -EPROTO;
+	if (!(first->flags & RDMABLK_CMD_BATCH))
+		return 1;
+	if (!(conn_flags & RDMABLK_CONN_CMD_BATCH) ||
+	    len % sizeof(*first) || n < 2 || n > RDMABLK_CMD_BATCH_MAX ||
+	    !rdmablk_cmd_batch_member(first))
+		return -EPROTO;
+	for (i = 0; i < n - 1; i++)
+		if (!rdmablk_cmd_batch_member(&rest[i]))
+			return -EPROTO;
+	return n;
+}
+
+/**
+ * rdmablk_cmd_batch_decode() - decode one command of a batched SEND
+ * @cmd: the command, of a batch rdmablk_cmd_batch_count() accepted
+ * @c: decoded, without RDMABLK_CMD_BATCH, for rdmablk_cmd_check()
+ */
+void rdmablk_cmd_batch_decode(const struct rdmablk_cmd *cmd,
+			      struct rdmablk_cmd_info *c)
+{
+	rdmablk_cmd_decode(cmd, c);
+	c->flags &= ~RDMABLK_CMD_BATCH;
 }
 
 static enum rdmablk_status rdmablk_cmd_check_range(const struct rdmablk_cmd_info *c,

@@ -149,6 +149,11 @@ void rdmablk_cmd_encode(struct rdmablk_cmd *cmd,
 			const struct rdmablk_cmd_info *c);
 void rdmablk_cmd_decode(const struct rdmablk_cmd *cmd,
 			struct rdmablk_cmd_info *c);
+int rdmablk_cmd_batch_count(const struct rdmablk_cmd *first,
+			    const struct rdmablk_cmd *rest, u32 len,
+			    u32 conn_flags);
+void rdmablk_cmd_batch_decode(const struct rdmablk_cmd *cmd,
+			      struct rdmablk_cmd_info *c);
 enum rdmablk_status rdmablk_cmd_check(const struct rdmablk_cmd_info *c,
 				      const struct rdmablk_export_params *e,
 				      u32 inline_len);

@@ -226,6 +226,86 @@ static const struct rdmablk_export_params exp_rw = {
 	.flags = RDMABLK_EXP_DISCARD | RDMABLK_EXP_WRITE_ZEROES,
 };
 
+/* Framing of a received SEND: one command, or a whole batch of them. */
+static void rdmablk_cmd_batch_count_test(struct kunit *test)
+{
+	const u32 agreed = RDMABLK_CONN_CMD_BATCH | RDMABLK_CONN_READ_IMM;
+	const u32 sz = sizeof(struct rdmablk_cmd);
+	struct rdmablk_cmd first = { .opcode = RDMABLK_OP_READ };
+	struct rdmablk_cmd *rest;
+	unsigned int i;
+
+	rest = kunit_kcalloc(test, RDMABLK_CMD_BATCH_MAX, sz, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rest);
+	for (i = 0; i < RDMABLK_CMD_BATCH_MAX; i++)
+		rest[i].flags = RDMABLK_CMD_BATCH;
+
+	/* No flag: one command, whatever follows it. */
+	KUNIT_EXPECT_EQ(test, rdmablk_cmd_batch_count(&first, rest, sz, 0), 1);
+	KUNIT_EXPECT_EQ(test, rdmablk_cmd_batch_count(&first, rest, sz + 4096,
+						      agreed), 1);
+	KUNIT_EXPECT_EQ(test, rdmablk_cmd_batch_count(&first, rest, sz - 1,
+						      agreed), -EPROTO);
+
+	first.flags = RDMABLK_CMD_BATCH;
+	KUNIT_EXPECT_EQ(test, rdmablk_cmd_batch_count(&first, rest, 2 * sz,
+						      agreed), 2);
+	KUNIT_EXPECT_EQ(test, rdmablk_cmd_batch_count(&first, rest,
+						      RDMABLK_CMD_BATCH_MAX * sz,
+						      agreed),
+			RDMABLK_CMD_BATCH_MAX);
+	/* Not agreed, a batch of one, too many, a partial command. */
+	KUNIT_EXPECT_EQ(test, rdmablk_cmd_batch_count(&first, rest, 2 * sz,
+						      RDMABLK_CONN_READ_IMM),
+			-EPROTO);
+	KUNIT_EXPECT_EQ(test, rdmablk_cmd_batch_count(&first, rest, sz, agreed),
+			-EPROTO);
+	KUNIT_EXPECT_EQ(test, rdmablk_cmd_batch_count(&first, rest,
+						      (RDMABLK_CMD_BATCH_MAX + 1) * sz,
+						      agreed),
+			-EPROTO);
+	KUNIT_EXPECT_EQ(test, rdmablk_cmd_batch_count(&first, rest, 2 * sz + 10,
+						      agreed),
+			-EPROTO);
+
+	/* Any member, the first or the last, without the flag or inline. */
+	first.flags |= RDMABLK_CMD_INLINE;
+	KUNIT_EXPECT_EQ(test, rdmablk_cmd_batch_count(&first, rest, 4 * sz,
+						      agreed), -EPROTO);
+	first.flags = RDMABLK_CMD_BATCH;
+	rest[2].flags = 0;
+	KUNIT_EXPECT_EQ(test, rdmablk_cmd_batch_count(&first, rest, 4 * sz,
+						      agreed), -EPROTO);
+	/* Beyond the batch's length, nothing is looked at. */
+	KUNIT_EXPECT_EQ(test, rdmablk_cmd_batch_count(&first, rest, 3 * sz,
+						      agreed), 3);
+	rest[2].flags = RDMABLK_CMD_BATCH | RDMABLK_CMD_INLINE;
+	KUNIT_EXPECT_EQ(test, rdmablk_cmd_batch_count(&first, rest, 4 * sz,
+						      agreed), -EPROTO);
+}
+
+/* A member of a batch loses the flag, and is then checked as any other. */
+static void rdmablk_cmd_batch_decode_test(struct kunit *test)
+{
+	struct rdmablk_cmd_info in = {
+		.opcode = RDMABLK_OP_WRITE,
+		.flags = RDMABLK_CMD_BATCH | RDMABLK_CMD_FUA,
+		.tag = 7, .length = 8192, .offset = 4096, .addr = 0x1000,
+		.rkey = 0x42, .gen = 9,
+	}, out;
+	struct rdmablk_cmd wire;
+
+	rdmablk_cmd_encode(&wire, &in);
+	rdmablk_cmd_batch_decode(&wire, &out);
+	KUNIT_EXPECT_EQ(test, out.flags, RDMABLK_CMD_FUA);
+	KUNIT_EXPECT_EQ(test, out.tag, 7);
+	KUNIT_EXPECT_EQ(test, out.gen, 9);
+	KUNIT_EXPECT_EQ(test, rdmablk_cmd_check(&out, &exp_rw, 0), RDMABLK_S_OK);
+	/* Outside a batch the flag is not a command flag. */
+	in.flags = RDMABLK_CMD_BATCH;
+	KUNIT_EXPECT_EQ(test, rdmablk_cmd_check(&in, &exp_rw, 0), RDMABLK_S_INVALID);
+}
+
 static const struct rdmablk_export_params exp_ro = {
 	.size = 1 << 20, .logical_block_size = 512,
 	.max_io_size = 256 << 10, .inline_max = 4096,
@@ -804,6 +884,8 @@ static struct kunit_case rdmablk_proto_test_cases[] = {
 	KUNIT_CASE(rdmablk_conn_rep_read_imm),
 	KUNIT_CASE(rdmablk_cmd_roundtrip),
 	KUNIT_CASE_PARAM(rdmablk_cmd_check_test, cmd_gen_params),
+	KUNIT_CASE(rdmablk_cmd_batch_count_test),
+	KUNIT_CASE(rdmablk_cmd_batch_decode_test),
 	KUNIT_CASE(rdmablk_open_rsp_checks),
 	KUNIT_CASE(rdmablk_conn_req_discovery),
 	KUNIT_CASE(rdmablk_disc_req_checks),

@@ -189,6 +189,8 @@ static inline void rdmablk_host_req_wipe(struct rdmablk_host_req *req)
  * @latency_us: the completed requests' latencies added up
  * @doorbells: posts that carried commands (fewer than @commands when
  *	commands went in batches); sysfs only
+ * @sends: SENDs that carried commands (fewer than @commands when several
+ *	shared one); sysfs only
  */
 struct rdmablk_queue_info {
 	u32 state;
@@ -200,6 +202,7 @@ struct rdmablk_queue_info {
 	u64 write_bytes;
 	u64 latency_us;
 	u64 doorbells;
+	u64 sends;
 };
 
 #define RDMABLK_ERROR_LEN	96

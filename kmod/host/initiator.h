@@ -57,6 +57,11 @@ enum {
 #define RDMABLK_INLINE_SG_CNT	2
 /* Page segments an inline write may have. */
 #define RDMABLK_INLINE_SGE	2
+/*
+ * A request's SGEs: its command and inline payload, or a batch's commands
+ * (at least 1 + RDMABLK_INLINE_SGE, checked in isubmit.c)
+ */
+#define RDMABLK_IREQ_SGE	RDMABLK_CMD_BATCH_MAX
 
 enum {
 	RDMABLK_IQ_ALLOCATED,	/* verbs resources exist */
@@ -94,6 +99,8 @@ struct rdmablk_irecv {
  * @latency_ns: the completed requests' latencies added up, each from the
  *	request's start (&struct rdmablk_ireq.start_ns) to its completion
  * @doorbells: ib_post_send() calls that carried commands: one per batch
+ * @sends: SENDs that carried commands: fewer than @commands when several
+ *	shared one (RDMABLK_CONN_CMD_BATCH)
  *
  * Lock-free: each counter is updated atomically on its own, so a reader
  * may see two of them from slightly different moments. Rates over an
@@ -108,6 +115,7 @@ struct rdmablk_iqueue_stats {
 	atomic64_t write_bytes;
 	atomic64_t latency_ns;
 	atomic64_t doorbells;
+	atomic64_t sends;
 };
 
 /**
@@ -145,6 +153,8 @@ struct rdmablk_iqueue_stats {
  * @recvs: @nr_recvs receive buffers
  * @nr_recvs: count
  * @max_pages: pages one fast registration maps
+ * @batch_sge: commands one SEND may carry once RDMABLK_CONN_CMD_BATCH is
+ *	agreed: the send queue's SGEs, at most RDMABLK_CMD_BATCH_MAX
  * @stale_lock: protects @stale_mrs; irq-safe, requests complete in any
  *	context
  * @post_lock: protects @batch_head and @batch_tail; never held across a
@@ -193,6 +203,7 @@ struct rdmablk_iqueue {
 	struct rdmablk_irecv *recvs;
 	unsigned int nr_recvs;
 	u32 max_pages;
+	u32 batch_sge;
 	spinlock_t stale_lock;	/* see above */
 	spinlock_t post_lock;	/* see above */
 	struct list_head stale_mrs;
@@ -235,14 +246,22 @@ struct rdmablk_iqueue {
  * @retries: times it was put back, at most RDMABLK_MAX_RETRIES
  * @start_ns: when the request began, for its latency: blk-mq's time stamp
  *	(taken with iostats on or an I/O scheduler), else its first dispatch
- * @sge: command, then inline payload
+ * @sge: command, then inline payload; or, in the SEND of a batch of
+ *	commands, the commands of every request in it
  * @send_cqe: completion of the SEND
  * @inv_cqe: completion of a local invalidation
  * @reg_wr: fast registration
  * @send_wr: the command SEND
- * @first_wr: the first of its work requests: @reg_wr's or @send_wr
  * @batch_next: the next request in its queue's batch, under post_lock,
  *	then the poster's
+ * @msg: the request whose SEND carries this one's command: itself, or
+ *	the first of a batch of commands (RDMABLK_CONN_CMD_BATCH); the
+ *	poster's
+ * @msg_next: in @msg's SEND, the command after this one, NULL for the
+ *	last; read by @msg's send completion, which puts every request the
+ *	SEND carried
+ * @msg_sent: this request's SEND was posted (while a post's failure is
+ *	sorted out)
  * @inv_wr: local invalidation
  * @first_sgl: inline SG chunk, keep last
  */
@@ -264,13 +283,15 @@ struct rdmablk_ireq {
 	bool requeue;
 	u8 retries;
 	u64 start_ns;
-	struct ib_sge sge[1 + RDMABLK_INLINE_SGE];
+	struct ib_sge sge[RDMABLK_IREQ_SGE];
 	struct ib_cqe send_cqe;
 	struct ib_cqe inv_cqe;
 	struct ib_reg_wr reg_wr;
 	struct ib_send_wr send_wr;
-	struct ib_send_wr *first_wr;
 	struct rdmablk_ireq *batch_next;
+	struct rdmablk_ireq *msg;
+	struct rdmablk_ireq *msg_next;
+	bool msg_sent;
 	struct ib_send_wr inv_wr;
 	struct scatterlist first_sgl[];
 };

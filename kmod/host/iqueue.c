@@ -15,7 +15,9 @@
  * Lifetime: a request completes to blk-mq when its reference count drops
  * to zero: one reference for the SEND's completion, one for the answer (a
  * response, or a READ's immediate data), which takes another for a local
- * invalidation it has to post.
+ * invalidation it has to post. Where both ends speak it
+ * (RDMABLK_CONN_CMD_BATCH), the commands of a batch share one SEND
+ * (isubmit.c): its completion puts the SEND's reference of each of them.
  * Completions run in softirq (IB_POLL_SOFTIRQ), but those of a poll
  * queue (queue->polled, HCTX_TYPE_POLL), which has no completion interrupts:
  * they run in the process context of whoever reaps its CQ (polled bios
@@ -36,6 +38,11 @@
 
 #include "initiator.h"
 #include "../trace.h"
+
+static bool rdmablk_cmd_batch = true;
+module_param_named(cmd_batch, rdmablk_cmd_batch, bool, 0644);
+MODULE_PARM_DESC(cmd_batch,
+		 "Offer to carry the commands of a batch in one SEND on new connections (default on)");
 
 #define RDMABLK_CM_TIMEOUT_MS	3000
 #define RDMABLK_CONNECT_TIMEOUT	(10 * HZ)
@@ -64,10 +71,16 @@ static void rdmablk_ireq_put(struct request *rq)
 		blk_mq_complete_request(rq);
 }
 
+/*
+ * A SEND of commands completed: it carried @req's command, and those of
+ * the requests linked from it by msg_next. A failed one leaves them to
+ * recovery, which ends every request in flight once the queue is drained.
+ */
 void rdmablk_ireq_send_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct rdmablk_ireq *req = container_of(wc->wr_cqe, struct rdmablk_ireq,
 						send_cqe);
+	struct rdmablk_ireq *next;
 
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
 		if (wc->status != IB_WC_WR_FLUSH_ERR)
@@ -76,7 +89,12 @@ void rdmablk_ireq_send_done(struct ib_cq *cq, struct ib_wc *wc)
 		rdmablk_iqueue_lost(req->queue, "send failed");
 		return;
 	}
-	rdmablk_ireq_put(blk_mq_rq_from_pdu(req));
+	/* Read before the put: the request may be reused right after it. */
+	do {
+		next = req->msg_next;
+		rdmablk_ireq_put(blk_mq_rq_from_pdu(req));
+		req = next;
+	} while (req);
 }
 
 void rdmablk_ireq_inv_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -427,6 +445,8 @@ static u32 rdmablk_iqueue_conn_flags(const struct rdmablk_iqueue *queue)
 		flags |= RDMABLK_CONN_READ_IMM;
 	if (queue->idev->key.hmac)
 		flags |= RDMABLK_CONN_AUTH;
+	if (READ_ONCE(rdmablk_cmd_batch) && queue->batch_sge > 1)
+		flags |= RDMABLK_CONN_CMD_BATCH;
 	return flags;
 }
 
@@ -568,7 +588,11 @@ static int rdmablk_iqueue_create_qp(struct rdmablk_iqueue *queue, u16 qd)
 	attr.qp_type = IB_QPT_RC;
 	/* REG_MR + SEND + LOCAL_INV per request, +1 for ib_drain_qp() */
 	attr.cap.max_send_wr = 3 * qd + 1;
-	attr.cap.max_send_sge = 1 + RDMABLK_INLINE_SGE;
+	/* A batch's SEND gathers its commands, one SGE each. */
+	queue->batch_sge = min_t(u32, RDMABLK_CMD_BATCH_MAX,
+				 queue->dev->attrs.max_send_sge);
+	attr.cap.max_send_sge = max_t(u32, 1 + RDMABLK_INLINE_SGE,
+				      queue->batch_sge);
 	attr.cap.max_recv_wr = queue->nr_recvs + 1;
 	attr.cap.max_recv_sge = 1;
 

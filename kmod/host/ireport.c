@@ -54,6 +54,7 @@ void rdmablk_iqueue_stats_read(struct rdmablk_iqueue *queue,
 	qi->write_bytes = atomic64_read(&st->write_bytes);
 	qi->latency_us = div_u64(atomic64_read(&st->latency_ns), NSEC_PER_USEC);
 	qi->doorbells = atomic64_read(&st->doorbells);
+	qi->sends = atomic64_read(&st->sends);
 }
 
 /**
@@ -234,6 +235,7 @@ RDMABLK_QUEUE_COUNTER(read_bytes);
 RDMABLK_QUEUE_COUNTER(write_bytes);
 RDMABLK_QUEUE_COUNTER(latency_us);
 RDMABLK_QUEUE_COUNTER(doorbells);
+RDMABLK_QUEUE_COUNTER(sends);
 
 static struct attribute *rdmablk_disk_attrs[] = {
 	&dev_attr_export.attr,
@@ -251,6 +253,7 @@ static struct attribute *rdmablk_disk_attrs[] = {
 	&dev_attr_queue_write_bytes.attr,
 	&dev_attr_queue_latency_us.attr,
 	&dev_attr_queue_doorbells.attr,
+	&dev_attr_queue_sends.attr,
 	NULL,
 };
 

@@ -5,10 +5,14 @@
  * hardware context's queue (iqueue.c has the queue, the answers and the
  * request's lifetime).
  *
- * Batches: while blk-mq says more requests follow (!bd->last), a request's
- * work requests are chained behind the queue's batch instead of posted;
- * the last one, or blk-mq's commit_rqs, posts the whole chain with one
- * ib_post_send(): one doorbell for the lot (batch_submit=0: one each). A
+ * Batches: while blk-mq says more requests follow (!bd->last), a request
+ * joins the queue's batch instead of being posted; the last one, or
+ * blk-mq's commit_rqs, posts the whole batch as one chain of work requests
+ * with one ib_post_send(): one doorbell for the lot (batch_submit=0: one
+ * each). Where both ends speak RDMABLK_CONN_CMD_BATCH, consecutive
+ * commands of a batch that carry no payload inline also share one SEND
+ * (up to RDMABLK_CMD_BATCH_MAX, an SGE each): one message, one packet on
+ * the wire for up to 16 commands, and one acknowledgment. A
  * request in a batch is started and POSTING: an answer that comes for it
  * before it is armed is kept for the poster (RDMABLK_ARM_*). The batch is
  * under the queue's post_lock, which the post itself is not: blk-mq
@@ -30,6 +34,8 @@ static bool rdmablk_batch_submit = true;
 module_param_named(batch_submit, rdmablk_batch_submit, bool, 0644);
 MODULE_PARM_DESC(batch_submit,
 		 "Post the commands blk-mq hands over together as one chain, one doorbell (default on)");
+
+static_assert(RDMABLK_IREQ_SGE >= 1 + RDMABLK_INLINE_SGE);
 
 /* Take @queue's batch for posting. Under post_lock. */
 static struct rdmablk_ireq *__rdmablk_iqueue_take_batch(struct rdmablk_iqueue *queue)
@@ -53,44 +59,132 @@ static struct rdmablk_ireq *rdmablk_iqueue_take_batch(struct rdmablk_iqueue *que
 }
 
 /*
- * Post the batch @req heads with one ib_post_send(), no lock held, then
- * arm what it posted. Return: 0, or the post's error with *@unposted the
- * first request it did not post (it and those after it go back to IDLE;
- * one whose registration went out is marked so).
+ * May @req's command go in @msg's SEND? Both without inline payload, room
+ * for one more SGE, and a batch of commands agreed on the connection.
+ */
+static bool rdmablk_ireq_joins(struct rdmablk_iqueue *queue,
+			       const struct rdmablk_ireq *msg,
+			       const struct rdmablk_ireq *req)
+{
+	return (queue->params.flags & RDMABLK_CONN_CMD_BATCH) &&
+	       !(msg->cmd->flags & RDMABLK_CMD_INLINE) &&
+	       !(req->cmd->flags & RDMABLK_CMD_INLINE) &&
+	       msg->send_wr.num_sge < queue->batch_sge;
+}
+
+/* Mark a request's command as one of a batch of commands. */
+static void rdmablk_ireq_mark_batched(struct rdmablk_iqueue *queue,
+				      struct rdmablk_ireq *req)
+{
+	req->cmd->flags |= RDMABLK_CMD_BATCH;
+	ib_dma_sync_single_for_device(queue->dev, req->cmd_dma,
+				      sizeof(*req->cmd), DMA_TO_DEVICE);
+}
+
+/*
+ * Chain the work requests of the batch @head for one post: each request's
+ * registration, then its SEND. Consecutive commands without inline
+ * payload share the first one's SEND (RDMABLK_CONN_CMD_BATCH), which
+ * follows all their registrations. Return: the first work request.
+ */
+static struct ib_send_wr *rdmablk_iqueue_chain(struct rdmablk_iqueue *queue,
+					       struct rdmablk_ireq *head)
+{
+	struct ib_send_wr *first = NULL, **link = &first;
+	struct rdmablk_ireq *req, *msg = NULL, *last = NULL;
+	unsigned int sends = 0;
+
+	for (req = head; req; req = req->batch_next) {
+		req->msg_next = NULL;
+		if (msg && rdmablk_ireq_joins(queue, msg, req)) {
+			if (msg->send_wr.num_sge == 1)
+				rdmablk_ireq_mark_batched(queue, msg);
+			rdmablk_ireq_mark_batched(queue, req);
+			msg->sge[msg->send_wr.num_sge++] = req->sge[0];
+			last->msg_next = req;
+		} else {
+			if (msg) {
+				*link = &msg->send_wr;
+				link = &msg->send_wr.next;
+			}
+			msg = req;
+			sends++;
+		}
+		req->msg = msg;
+		last = req;
+		if (req->mr) {
+			*link = &req->reg_wr.wr;
+			link = &req->reg_wr.wr.next;
+		}
+	}
+	*link = &msg->send_wr;
+	msg->send_wr.next = NULL;
+	atomic64_add(sends, &queue->stats.sends);
+	return first;
+}
+
+/*
+ * After a post that failed at @bad: which registrations and SENDs of the
+ * chain @first went out (those before @bad; none when it is unknown).
+ */
+static void rdmablk_iqueue_sort_failed(struct rdmablk_ireq *head,
+				       const struct ib_send_wr *first,
+				       const struct ib_send_wr *bad)
+{
+	const struct ib_send_wr *wr;
+	struct rdmablk_ireq *req;
+
+	for (req = head; req; req = req->batch_next) {
+		req->mr_valid = false;
+		req->msg_sent = false;
+	}
+	for (wr = bad ? first : NULL; wr && wr != bad; wr = wr->next) {
+		if (wr->opcode == IB_WR_REG_MR)
+			container_of(wr, struct rdmablk_ireq,
+				     reg_wr.wr)->mr_valid = true;
+		else
+			container_of(wr, struct rdmablk_ireq,
+				     send_wr)->msg_sent = true;
+	}
+}
+
+/*
+ * Post the batch @head with one ib_post_send(), no lock held, then arm
+ * what it posted. Return: 0, or the post's error with *@unposted the
+ * first request whose command it did not post (it and those after it go
+ * back to IDLE; one whose registration went out is marked so).
  */
 static int rdmablk_iqueue_post_batch(struct rdmablk_iqueue *queue,
-				     struct rdmablk_ireq *req,
+				     struct rdmablk_ireq *head,
 				     struct rdmablk_ireq **unposted)
 {
 	const struct ib_send_wr *bad_wr = NULL;
-	struct rdmablk_ireq *next;
-	bool posted = true;
+	struct rdmablk_ireq *req, *next;
+	struct ib_send_wr *first;
 	int ret;
 
 	*unposted = NULL;
-	if (!req)
+	if (!head)
 		return 0;
-	ret = ib_post_send(queue->qp, req->first_wr, &bad_wr);
+	first = rdmablk_iqueue_chain(queue, head);
+	ret = ib_post_send(queue->qp, first, &bad_wr);
 	atomic64_inc(&queue->stats.doorbells);
-	for (; req; req = next) {
-		struct request *rq = blk_mq_rq_from_pdu(req);
-
+	if (unlikely(ret))
+		rdmablk_iqueue_sort_failed(head, first, bad_wr);
+	for (req = head; req; req = next) {
 		next = req->batch_next;
 		req->batch_next = NULL;
-		if (ret && posted &&
-		    (bad_wr == req->first_wr || bad_wr == &req->send_wr)) {
-			posted = false;
+		if (likely(!ret) || req->msg->msg_sent) {
+			if (!ret)
+				req->mr_valid = !!req->mr;
+			rdmablk_ireq_posted(queue, blk_mq_rq_from_pdu(req));
+			continue;
+		}
+		if (!*unposted)
 			*unposted = req;
-			/* A registration ahead of the SEND may have gone. */
-			req->mr_valid = req->mr && bad_wr != req->first_wr;
-		}
-		if (posted) {
-			req->mr_valid = !!req->mr;
-			rdmablk_ireq_posted(queue, rq);
-		} else if (atomic_xchg(&req->arm, RDMABLK_ARM_IDLE) ==
-			   RDMABLK_ARM_EARLY) {
+		if (atomic_xchg(&req->arm, RDMABLK_ARM_IDLE) ==
+		    RDMABLK_ARM_EARLY)
 			rdmablk_idev_conn_lost(queue->idev, "answer for a command not sent");
-		}
 	}
 	return ret;
 }
@@ -274,7 +368,6 @@ blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 {
 	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
 	struct rdmablk_cmd_info c = {};
-	struct ib_send_wr *first = &req->send_wr;
 	struct rdmablk_ireq *unposted, *head;
 	int ret;
 
@@ -301,8 +394,6 @@ blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 		ret = rdmablk_ireq_map_data(queue, rq, &c);
 		if (ret)
 			goto out_unmap;
-		if (req->mr)
-			first = &req->reg_wr.wr;
 	}
 
 	rdmablk_cmd_encode(req->cmd, &c);
@@ -342,16 +433,13 @@ blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 	 * From here an answer naming this generation is kept, once the
 	 * request is armed it is taken (RDMABLK_ARM_*).
 	 */
-	req->first_wr = first;
 	req->batch_next = NULL;
 	atomic_set(&req->arm, RDMABLK_ARM_POSTING);
 	spin_lock(&queue->post_lock);
-	if (queue->batch_tail) {
-		queue->batch_tail->send_wr.next = first;
+	if (queue->batch_tail)
 		queue->batch_tail->batch_next = req;
-	} else {
+	else
 		queue->batch_head = req;
-	}
 	queue->batch_tail = req;
 	if (more && READ_ONCE(rdmablk_batch_submit)) {
 		spin_unlock(&queue->post_lock);

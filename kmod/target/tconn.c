@@ -595,7 +595,8 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	conn->params.flags = req.flags & (RDMABLK_CONN_REMOTE_INV |
 					  RDMABLK_CONN_DISCOVERY |
 					  RDMABLK_CONN_READ_IMM |
-					  RDMABLK_CONN_AUTH);
+					  RDMABLK_CONN_AUTH |
+					  RDMABLK_CONN_CMD_BATCH);
 	/* iWARP has no immediate data. */
 	conn->read_imm_max = READ_ONCE(rdmablk_read_imm_max);
 	if (!conn->read_imm_max ||
@@ -604,7 +605,8 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	conn->rsp_size = RDMABLK_RSP_BUF_SIZE;
 	if (conn->params.flags & RDMABLK_CONN_DISCOVERY) {
 		conn->params.flags &= ~(RDMABLK_CONN_REMOTE_INV |
-					RDMABLK_CONN_READ_IMM);
+					RDMABLK_CONN_READ_IMM |
+					RDMABLK_CONN_CMD_BATCH);
 		conn->params.queue_depth = min_t(u16, req.queue_depth,
 						 RDMABLK_DISC_QUEUE_DEPTH);
 		conn->rsp_size = RDMABLK_DISC_RSP_SIZE;

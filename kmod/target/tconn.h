@@ -13,9 +13,9 @@
  *    and each connection's @hostid and @hostid_set (the host it claims to
  *    be, which HOST_SET with HOST_REAUTH and HOST_DEL close by).
  *  - tconn->lock (spinlock, taken from bio completion, so irq-safe)
- *    protects @free_reqs, @nr_free, @pending, @failed, @nr_failed,
- *    @outstanding and the discovery session's waiting command (@disc_wait
- *    and what it asked).
+ *    protects @free_reqs, @nr_free, @pending (and which command of a
+ *    pending batch is next), @failed, @nr_failed, @outstanding and the
+ *    discovery session's waiting command (@disc_wait and what it asked).
  *  - tconn->budget.lock (irq-safe, innermost) protects the payload the
  *    commands pin and the commands waiting for it (tbudget.c). A command
  *    holds its request context while it waits; waiting ones are started
@@ -69,8 +69,12 @@ struct rdmablk_tconn;
  * @conn: owner
  * @node: entry in @conn->pending while waiting for a request context
  * @cmd: the command
- * @page: inline payload
+ * @page: inline payload, or the commands after the first of a batch
  * @len: bytes received
+ * @nr_cmds: commands it holds: 1, or those of a batch (RDMABLK_CMD_BATCH)
+ * @next_cmd: the next of them to be given a request context; it is
+ *	posted again once the last one was decoded (a batch carries no
+ *	payload), under @conn->lock
  * @sge: command and payload
  * @wr: the receive work request
  */
@@ -81,6 +85,8 @@ struct rdmablk_trecv {
 	struct rdmablk_cmd *cmd;
 	struct page *page;
 	u32 len;
+	u8 nr_cmds;
+	u8 next_cmd;
 	struct ib_sge sge[2];
 	struct ib_recv_wr wr;
 };

@@ -33,7 +33,7 @@
 
 static void rdmablk_tconn_handle(struct rdmablk_tconn *conn,
 				 struct rdmablk_treq *req,
-				 struct rdmablk_trecv *recv);
+				 struct rdmablk_trecv *recv, unsigned int idx);
 
 static void rdmablk_tconn_protocol_error(struct rdmablk_tconn *conn,
 					 const char *what)
@@ -71,6 +71,7 @@ void rdmablk_treq_free(struct rdmablk_treq *req)
 {
 	struct rdmablk_tconn *conn = req->conn;
 	struct rdmablk_trecv *recv = NULL;
+	unsigned int idx = 0;
 	unsigned long flags;
 
 	req->recv = NULL;
@@ -83,7 +84,9 @@ void rdmablk_treq_free(struct rdmablk_treq *req)
 	    !test_bit(RDMABLK_TCONN_CLOSING, &conn->flags)) {
 		recv = list_first_entry(&conn->pending, struct rdmablk_trecv,
 					node);
-		list_del(&recv->node);
+		idx = recv->next_cmd++;
+		if (recv->next_cmd == recv->nr_cmds)
+			list_del(&recv->node);
 	} else {
 		list_add(&req->node, &conn->free_reqs);
 		conn->nr_free++;
@@ -91,7 +94,7 @@ void rdmablk_treq_free(struct rdmablk_treq *req)
 	spin_unlock_irqrestore(&conn->lock, flags);
 
 	if (recv)
-		rdmablk_tconn_handle(conn, req, recv);
+		rdmablk_tconn_handle(conn, req, recv, idx);
 	else
 		wake_up(&conn->wq);
 }
@@ -499,16 +502,53 @@ static void rdmablk_treq_exec_other(struct rdmablk_treq *req)
 	submit_bio(bio);
 }
 
+/*
+ * Command @idx of a batch, checked whole on arrival: decoded from the
+ * receive buffer, which goes back to the device once the last one is.
+ * Return: 0, or -EIO when it cannot (the connection is closing).
+ */
+static int rdmablk_tconn_batch_cmd(struct rdmablk_tconn *conn,
+				   struct rdmablk_treq *req,
+				   struct rdmablk_trecv *recv, unsigned int idx)
+{
+	const struct rdmablk_cmd *cmd = recv->cmd;
+
+	if (idx)
+		cmd = (const struct rdmablk_cmd *)page_address(recv->page) +
+		      idx - 1;
+	rdmablk_cmd_batch_decode(cmd, &req->cmd);
+	trace_rdmablk_target_cmd(conn->qp->qp_num, &req->cmd);
+	if (idx + 1 == recv->nr_cmds && rdmablk_trecv_post(recv))
+		return -EIO;
+	return 0;
+}
+
+/*
+ * Execute command @idx of @recv with request context @req. Commands of a
+ * connection are handled one at a time, in the order they arrived.
+ */
 static void rdmablk_tconn_handle(struct rdmablk_tconn *conn,
 				 struct rdmablk_treq *req,
-				 struct rdmablk_trecv *recv)
+				 struct rdmablk_trecv *recv, unsigned int idx)
 {
 	u32 inline_len = recv->len - sizeof(struct rdmablk_cmd);
+
+	req->rsp_extra = 0;
+	if (recv->nr_cmds > 1) {
+		/* Commands of a batch carry no payload: I/O only. */
+		req->recv = NULL;
+		inline_len = 0;
+		if (rdmablk_tconn_batch_cmd(conn, req, recv, idx)) {
+			req->status = RDMABLK_S_IO_ERROR;
+			rdmablk_treq_respond(req);
+			return;
+		}
+		goto io;
+	}
 
 	rdmablk_cmd_decode(recv->cmd, &req->cmd);
 	trace_rdmablk_target_cmd(conn->qp->qp_num, &req->cmd);
 	req->recv = recv;
-	req->rsp_extra = 0;
 
 	if (req->cmd.opcode == RDMABLK_OP_AUTH_CHALLENGE ||
 	    req->cmd.opcode == RDMABLK_OP_AUTH_REPLY) {
@@ -533,6 +573,7 @@ static void rdmablk_tconn_handle(struct rdmablk_tconn *conn,
 		rdmablk_treq_respond(req);
 		return;
 	}
+io:
 	if (!conn->exp)
 		req->status = RDMABLK_S_NOT_OPEN;
 	else
@@ -544,7 +585,7 @@ static void rdmablk_tconn_handle(struct rdmablk_tconn *conn,
 	}
 
 	/* Only an inline payload keeps its receive buffer busy. */
-	if (!inline_len) {
+	if (!inline_len && req->recv) {
 		req->recv = NULL;
 		if (rdmablk_trecv_post(recv)) {
 			req->status = RDMABLK_S_IO_ERROR;
@@ -560,14 +601,43 @@ static void rdmablk_tconn_handle(struct rdmablk_tconn *conn,
 		rdmablk_treq_exec_other(req);
 }
 
-/* A command arrived: take a request context for it, or make it wait. */
+/*
+ * Give the commands of @recv request contexts, in order, and handle them;
+ * those left without one wait in @conn->pending for rdmablk_treq_free().
+ */
+static void rdmablk_tconn_dispatch(struct rdmablk_tconn *conn,
+				   struct rdmablk_trecv *recv)
+{
+	unsigned int idx, n = recv->nr_cmds;
+	struct rdmablk_treq *req;
+	unsigned long flags;
+
+	do {
+		spin_lock_irqsave(&conn->lock, flags);
+		if (list_empty(&conn->free_reqs)) {
+			list_add_tail(&recv->node, &conn->pending);
+			spin_unlock_irqrestore(&conn->lock, flags);
+			return;
+		}
+		req = list_first_entry(&conn->free_reqs, struct rdmablk_treq,
+				       node);
+		list_del(&req->node);
+		conn->nr_free--;
+		idx = recv->next_cmd++;
+		spin_unlock_irqrestore(&conn->lock, flags);
+
+		rdmablk_tconn_handle(conn, req, recv, idx);
+	} while (idx + 1 < n);
+}
+
+/* Commands arrived: take request contexts for them, or make them wait. */
 void rdmablk_tconn_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct rdmablk_trecv *recv = container_of(wc->wr_cqe,
 						  struct rdmablk_trecv, cqe);
 	struct rdmablk_tconn *conn = recv->conn;
-	struct rdmablk_treq *req = NULL;
 	unsigned long flags;
+	int n;
 
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
 		if (wc->status != IB_WC_WR_FLUSH_ERR)
@@ -587,24 +657,23 @@ void rdmablk_tconn_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 				   recv->sge[0].length, DMA_FROM_DEVICE);
 	ib_dma_sync_single_for_cpu(conn->dev, recv->sge[1].addr,
 				   recv->sge[1].length, DMA_FROM_DEVICE);
+	n = rdmablk_cmd_batch_count(recv->cmd, page_address(recv->page),
+				    recv->len, conn->params.flags);
+	if (unlikely(n < 0)) {
+		rdmablk_tconn_protocol_error(conn, "malformed batch of commands");
+		return;
+	}
+	recv->nr_cmds = n;
+	recv->next_cmd = 0;
 
 	spin_lock_irqsave(&conn->lock, flags);
-	if (conn->outstanding >= conn->params.queue_depth) {
+	if (n > conn->params.queue_depth - conn->outstanding) {
 		spin_unlock_irqrestore(&conn->lock, flags);
 		rdmablk_tconn_protocol_error(conn, "more commands than credits");
 		return;
 	}
-	conn->outstanding++;
-	if (list_empty(&conn->free_reqs)) {
-		list_add_tail(&recv->node, &conn->pending);
-	} else {
-		req = list_first_entry(&conn->free_reqs, struct rdmablk_treq,
-				       node);
-		list_del(&req->node);
-		conn->nr_free--;
-	}
+	conn->outstanding += n;
 	spin_unlock_irqrestore(&conn->lock, flags);
 
-	if (req)
-		rdmablk_tconn_handle(conn, req, recv);
+	rdmablk_tconn_dispatch(conn, recv);
 }

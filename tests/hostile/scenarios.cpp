@@ -993,6 +993,425 @@ std::string oversized_send(const Config &cfg)
 	return what + ": " + expect_drop(*s, cfg, what, false);
 }
 
+/* --- batched commands ---------------------------------------------------- */
+
+/* A generation for a command of a batch: unlike the tags, never repeated. */
+std::uint16_t next_gen()
+{
+	static std::uint16_t gen = 0x4200;
+	return ++gen;
+}
+
+/* "READ of 4096 bytes at offset 0x0 (tag 3, gen 17, flags 0x8)", for messages. */
+std::string describe_cmd(const Cmd &cmd)
+{
+	return opcode_name(cmd.opcode) + " of " + std::to_string(cmd.length) + " bytes at offset " +
+	       hex(cmd.offset) + " (tag " + std::to_string(cmd.tag) + ", gen " +
+	       std::to_string(cmd.gen) + ", flags " + hex(cmd.flags) + ")";
+}
+
+/* A member of a batch: a command with RDMABLK_CMD_BATCH and its own generation. */
+Cmd batch_cmd(Session &s, std::uint8_t opcode, std::uint64_t offset, std::uint32_t length)
+{
+	Cmd cmd = io_cmd(s, opcode, offset, length, RDMABLK_CMD_BATCH);
+	cmd.gen = next_gen();
+	return cmd;
+}
+
+/* A member of a batch that moves no data: addr and rkey zero. */
+Cmd batch_cmd_nodata(Session &s, std::uint8_t opcode, std::uint32_t length = 0)
+{
+	Cmd cmd = batch_cmd(s, opcode, 0, length);
+	cmd.addr = 0;
+	cmd.rkey = 0;
+	return cmd;
+}
+
+/*
+ * @n READs of 4 KiB for a batch, the i-th of the block at i * 4096 into
+ * the data region at i * 4096: distinct tags as long as @n is within the
+ * credits, distinct generations, distinct buffers.
+ */
+std::vector<Cmd> batch_reads(Session &s, unsigned int n)
+{
+	std::vector<Cmd> cmds;
+	for (unsigned int i = 0; i < n; i++) {
+		Cmd cmd = batch_cmd(s, RDMABLK_OP_READ, std::uint64_t{i} * kBlock, kBlock);
+		cmd.addr += std::uint64_t{i} * kBlock;
+		cmds.push_back(cmd);
+	}
+	return cmds;
+}
+
+/* SEND @cmds back to back, then @tail, as one message. */
+void send_batch(Session &s, std::span<const Cmd> cmds, std::span<const std::uint8_t> tail = {})
+{
+	std::vector<std::uint8_t> msg = encode_batch(cmds);
+	msg.insert(msg.end(), tail.begin(), tail.end());
+	s.send_raw(msg);
+}
+
+/*
+ * Did the target write into the data region nowhere but into the buffers
+ * of @wrote (READs it may have executed)?
+ */
+bool untouched_but(const Session &s, std::span<const Cmd> wrote)
+{
+	const auto bytes = s.data().bytes();
+	std::vector<bool> theirs(bytes.size());
+	for (const Cmd &cmd : wrote) {
+		if (cmd.opcode != RDMABLK_OP_READ || cmd.addr < s.data().addr())
+			continue;
+		const std::size_t start = cmd.addr - s.data().addr();
+		const std::size_t end = std::min<std::size_t>(start + cmd.length, bytes.size());
+		for (std::size_t i = start; i < end; i++)
+			theirs[i] = true;
+	}
+	for (std::size_t i = 0; i < bytes.size(); i++)
+		if (!theirs[i] && bytes[i] != Session::kCanary)
+			return false;
+	return true;
+}
+
+/* Connect offering RDMABLK_CONN_CMD_BATCH: the target must agree. */
+std::unique_ptr<Session> connect_batch(const Config &cfg, SessionOptions opts = {})
+{
+	opts.pdata = ConnReq{.queue_depth = opts.queue_depth,
+			     .flags = RDMABLK_CONN_CMD_BATCH,
+			     .keepalive_ms = kKeepaliveMs}
+			     .encode();
+	auto s = connect(cfg, opts);
+	if (!(s->rep().flags & RDMABLK_CONN_CMD_BATCH))
+		throw Failure{"the target to agree on RDMABLK_CONN_CMD_BATCH on an I/O connection",
+			      "connect reply flags " + hex(s->rep().flags)};
+	return s;
+}
+
+/* A command of a batch and the statuses its own answer may carry. */
+struct Member {
+	Cmd cmd;
+	std::vector<std::uint16_t> want;
+};
+
+std::string status_names(const std::vector<std::uint16_t> &statuses)
+{
+	std::string s;
+	for (const std::uint16_t status : statuses)
+		s += (s.empty() ? "" : " or ") + status_name(status);
+	return s;
+}
+
+/*
+ * SEND the commands of @members as one batch: each must be answered on its
+ * own, in any order, by a response echoing its opcode, tag and generation
+ * with one of the statuses it wants; nothing else may arrive meanwhile.
+ * Only the READs answered OK may have written into the data region, each
+ * into its own buffer; the region is filled with the canary again after.
+ */
+void expect_batch_answers(Session &s, const Config &cfg, const std::vector<Member> &members,
+			  const std::string &what)
+{
+	const std::string expected = "each command of " + what + " answered on its own";
+	std::vector<Cmd> cmds;
+	for (const Member &m : members)
+		cmds.push_back(m.cmd);
+	send_batch(s, cmds);
+
+	std::vector<bool> answered(members.size());
+	std::vector<Cmd> wrote;
+	for (std::size_t left = members.size(); left; left--) {
+		const Reaction r = await(s, cfg, expected + " (" + std::to_string(left) +
+							 " not answered yet)");
+		if (r.kind != Reaction::Kind::Response)
+			throw Failure{expected, r.describe()};
+		const Response &rsp = *r.response;
+		const auto it = std::find_if(members.begin(), members.end(), [&](const Member &m) {
+			return m.cmd.tag == rsp.tag && m.cmd.gen == rsp.gen;
+		});
+		if (it == members.end())
+			throw Failure{expected, r.describe() +
+							", naming no command of the batch"};
+		const auto i = static_cast<std::size_t>(it - members.begin());
+		if (answered[i])
+			throw Failure{expected, "a second " + r.describe()};
+		answered[i] = true;
+		if (rsp.opcode != it->cmd.opcode ||
+		    std::find(it->want.begin(), it->want.end(), rsp.status) == it->want.end())
+			throw Failure{status_names(it->want) + " for " + describe_cmd(it->cmd) +
+					      " of " + what,
+				      r.describe()};
+		if (rsp.status == RDMABLK_S_OK)
+			wrote.push_back(it->cmd);
+	}
+	if (!untouched_but(s, wrote))
+		throw Failure{"only the READs of " + what + " answered OK to write into their buffers",
+			      "the target wrote elsewhere in the data region"};
+	s.fill_data();
+}
+
+/*
+ * SEND @cmds, then @tail, as one message that breaks the batch's rules:
+ * the target must drop the connection. The first @may_run commands may have
+ * been executed before it found the fault (a member is checked where its
+ * turn comes); none of the others may be answered OK or write into the
+ * data region.
+ */
+std::string expect_batch_drop(Session &s, const Config &cfg, std::span<const Cmd> cmds,
+			      std::span<const std::uint8_t> tail, std::size_t may_run,
+			      const std::string &what)
+{
+	const std::string expected = "a disconnect after " + what;
+	const auto ran = cmds.first(may_run);
+	const Deadline deadline = Clock::now() + cfg.timeout;
+	Tally seen;
+
+	send_batch(s, cmds, tail);
+	for (bool dropped = false; !dropped;) {
+		auto r = s.next_reaction(deadline);
+		if (!r)
+			throw Failure{expected, (seen.empty() ? "" : seen.str() + ", then ") +
+							"no disconnect within " + seconds(cfg.timeout)};
+		switch (r->kind) {
+		case Reaction::Kind::Disconnected:
+			seen.add(r->detail);
+			dropped = true;
+			break;
+		case Reaction::Kind::Response:
+			if (r->response->status == RDMABLK_S_OK &&
+			    std::none_of(ran.begin(), ran.end(), [&](const Cmd &c) {
+				    return c.tag == r->response->tag && c.gen == r->response->gen;
+			    }))
+				throw Failure{expected, r->describe() + ": the target executed it"};
+			seen.add("response " + status_name(r->response->status));
+			break;
+		case Reaction::Kind::BadResponse:
+		case Reaction::Kind::CompletionError:
+			seen.add(r->detail);
+			break;
+		}
+	}
+	if (!untouched_but(s, ran))
+		throw Failure{expected + ", the commands after the fault not executed",
+			      "the target wrote into their buffers"};
+	return seen.str();
+}
+
+/*
+ * A valid batch is a set of commands of their own: each is checked and
+ * answered alone, a refused one does not spoil the others, and a non-I/O
+ * opcode has no business in a batch. READ_IMM is not offered, so every
+ * READ gets a response.
+ */
+std::string batch_members_answered(const Config &cfg)
+{
+	auto s = connect_batch(cfg);
+
+	Cmd open = batch_cmd_nodata(*s, RDMABLK_OP_OPEN, sizeof(rdmablk_open_req));
+	expect_batch_answers(*s, cfg,
+			     {
+				     {batch_cmd(*s, RDMABLK_OP_READ, 0, kBlock), {RDMABLK_S_NOT_OPEN}},
+				     {batch_cmd(*s, RDMABLK_OP_WRITE, 0, kBlock), {RDMABLK_S_NOT_OPEN}},
+				     {batch_cmd(*s, RDMABLK_OP_FLUSH, 0, 0), {RDMABLK_S_NOT_OPEN}},
+				     /* Never an OPEN, whichever refusal comes first. */
+				     {open, {RDMABLK_S_INVALID, RDMABLK_S_NOT_OPEN}},
+			     },
+			     "a batch before OPEN (READ, keyed WRITE, FLUSH, OPEN)");
+	expect_status(*s, cfg, io_cmd(*s, RDMABLK_OP_READ, 0, kBlock), {}, RDMABLK_S_NOT_OPEN,
+		      "READ after a batch holding an OPEN");
+
+	const ExportInfo info = open_export(*s, cfg, cfg.export_name);
+	std::vector<Member> members;
+	for (const std::uint64_t offset : {std::uint64_t{0}, info.size - kBlock, std::uint64_t{kBlock}}) {
+		Cmd read = batch_cmd(*s, RDMABLK_OP_READ, offset, kBlock);
+		read.addr += members.size() * std::uint64_t{kBlock};
+		members.push_back({read, {RDMABLK_S_OK}});
+	}
+	/* Refused, so it writes nothing to the export honest I/O verifies. */
+	Cmd past = batch_cmd(*s, RDMABLK_OP_WRITE, info.size, kBlock);
+	past.addr += 3 * kBlock;
+	members.insert(members.begin() + 2, {past, {RDMABLK_S_RANGE}});
+	expect_batch_answers(*s, cfg, members,
+			     "a batch of 3 READs and a keyed WRITE past the end");
+
+	Cmd read = batch_cmd(*s, RDMABLK_OP_READ, 0, kBlock);
+	open = batch_cmd_nodata(*s, RDMABLK_OP_OPEN, sizeof(rdmablk_open_req));
+	expect_batch_answers(*s, cfg,
+			     {
+				     {batch_cmd_nodata(*s, RDMABLK_OP_KEEPALIVE), {RDMABLK_S_INVALID}},
+				     {open, {RDMABLK_S_INVALID}},
+				     {read, {RDMABLK_S_OK}},
+			     },
+			     "a batch of KEEPALIVE, OPEN and READ");
+
+	expect_status(*s, cfg, io_cmd(*s, RDMABLK_OP_KEEPALIVE, 0, 0), {}, RDMABLK_S_OK,
+		      "KEEPALIVE after the batches");
+	expect_read_ok(*s, cfg);
+	return "before OPEN a batch of READ, WRITE, FLUSH, OPEN answered NOT_OPEN each "
+	       "(OPEN refused) and a READ then NOT_OPEN; after OPEN a batch of 3 READs and a "
+	       "WRITE past the end answered OK, OK, RANGE, OK by tag and generation, a batch "
+	       "of KEEPALIVE, OPEN, READ INVALID, INVALID, OK; a KEEPALIVE and a READ then OK";
+}
+
+std::string batch_not_agreed(const Config &cfg)
+{
+	std::string observed;
+	{
+		auto s = connect(cfg);
+		if (s->rep().flags & RDMABLK_CONN_CMD_BATCH)
+			throw Failure{"RDMABLK_CONN_CMD_BATCH not granted unasked",
+				      "connect reply flags " + hex(s->rep().flags)};
+		open_export(*s, cfg, cfg.export_name);
+		const std::string what = "a batch of 2 READs where RDMABLK_CONN_CMD_BATCH was not offered";
+		observed = what + ": " + expect_batch_drop(*s, cfg, batch_reads(*s, 2), {}, 0, what);
+	}
+	{
+		SessionOptions opts;
+		opts.queue_depth = RDMABLK_DISC_QUEUE_DEPTH;
+		opts.pdata = ConnReq{.queue_depth = opts.queue_depth,
+				     .flags = RDMABLK_CONN_DISCOVERY | RDMABLK_CONN_CMD_BATCH,
+				     .keepalive_ms = kKeepaliveMs}
+				     .encode();
+		auto s = connect(cfg, opts);
+		if (s->rep().flags & RDMABLK_CONN_CMD_BATCH)
+			throw Failure{"RDMABLK_CONN_CMD_BATCH never granted on a discovery session",
+				      "connect reply flags " + hex(s->rep().flags)};
+		const std::vector<Cmd> cmds = {batch_cmd_nodata(*s, RDMABLK_OP_KEEPALIVE),
+					       batch_cmd_nodata(*s, RDMABLK_OP_KEEPALIVE)};
+		const std::string what =
+			"a batch of 2 KEEPALIVEs on a discovery session that offered it";
+		observed += "; " + what + ": " + expect_batch_drop(*s, cfg, cmds, {}, 0, what);
+	}
+	return observed;
+}
+
+std::string batch_of_one(const Config &cfg)
+{
+	auto s = connect_batch(cfg);
+	open_export(*s, cfg, cfg.export_name);
+	const std::string what = "a 64-byte SEND of one READ with RDMABLK_CMD_BATCH";
+	return what + ": " + expect_batch_drop(*s, cfg, batch_reads(*s, 1), {}, 0, what);
+}
+
+std::string batch_ragged(const Config &cfg)
+{
+	auto s = connect_batch(cfg);
+	open_export(*s, cfg, cfg.export_name);
+	const auto tail = pattern(10, 6);
+	const std::string what = "a batch of 2 READs and 10 bytes more (138 bytes)";
+	return what + ": " + expect_batch_drop(*s, cfg, batch_reads(*s, 2), tail, 0, what);
+}
+
+std::string batch_over_max(const Config &cfg)
+{
+	constexpr unsigned int kOver = RDMABLK_CMD_BATCH_MAX + 1;
+	/* Credits for more than the batch, so that only its size is wrong. */
+	SessionOptions opts;
+	opts.queue_depth = 2 * RDMABLK_CMD_BATCH_MAX;
+	auto s = connect_batch(cfg, opts);
+	open_export(*s, cfg, cfg.export_name);
+	const std::uint16_t credits = s->rep().queue_depth;
+
+	std::string observed;
+	if (credits >= RDMABLK_CMD_BATCH_MAX) {
+		std::vector<Member> members;
+		for (const Cmd &cmd : batch_reads(*s, RDMABLK_CMD_BATCH_MAX))
+			members.push_back({cmd, {RDMABLK_S_OK}});
+		expect_batch_answers(*s, cfg, members, "a batch of 16 READs");
+		observed = "a batch of 16 READs answered OK each; ";
+	}
+	const std::string what = "a batch of " + std::to_string(kOver) + " READs on " +
+				 std::to_string(credits) + " credits";
+	observed += what + ": " + expect_batch_drop(*s, cfg, batch_reads(*s, kOver), {}, 0, what);
+	if (credits < kOver)
+		observed += " (only " + std::to_string(credits) +
+			    " credits granted: the credits alone forbid it too)";
+	return observed;
+}
+
+std::string batch_member_unflagged(const Config &cfg)
+{
+	auto s = connect_batch(cfg);
+	open_export(*s, cfg, cfg.export_name);
+	std::vector<Cmd> cmds = batch_reads(*s, 3);
+	cmds[1].flags &= static_cast<std::uint8_t>(~RDMABLK_CMD_BATCH);
+	const std::string what = "a batch of 3 READs whose second lacks RDMABLK_CMD_BATCH";
+	/* The target checks a batch whole before running any of it. */
+	return what + ": " + expect_batch_drop(*s, cfg, cmds, {}, 0, what);
+}
+
+std::string batch_member_inline(const Config &cfg)
+{
+	std::string observed;
+	for (const std::size_t bad : {std::size_t{0}, std::size_t{2}}) {
+		auto s = connect_batch(cfg);
+		const ExportInfo info = open_export(*s, cfg, cfg.export_name);
+		std::vector<Cmd> cmds = batch_reads(*s, 3);
+		/* Past the end: nothing of the export honest I/O verifies, whatever happens. */
+		cmds[bad].opcode = RDMABLK_OP_WRITE;
+		cmds[bad].offset = info.size;
+		cmds[bad].flags |= RDMABLK_CMD_INLINE;
+		const std::string what = "a batch of 3 commands whose " +
+					 std::string(bad ? "last" : "first") +
+					 " is a WRITE with RDMABLK_CMD_INLINE";
+		observed += (observed.empty() ? "" : "; ") + what + ": " +
+			    expect_batch_drop(*s, cfg, cmds, {}, 0, what);
+	}
+	return observed;
+}
+
+std::string batch_credit_overrun(const Config &cfg)
+{
+	std::string observed;
+	/* All credits in one batch, answered; then one more than the credits. */
+	{
+		SessionOptions opts;
+		opts.queue_depth = 4;
+		auto s = connect_batch(cfg, opts);
+		open_export(*s, cfg, cfg.export_name);
+		const std::uint16_t credits = s->rep().queue_depth;
+		if (credits >= 2) {
+			std::vector<Member> members;
+			for (const Cmd &cmd : batch_reads(*s, credits))
+				members.push_back({cmd, {RDMABLK_S_OK}});
+			expect_batch_answers(*s, cfg, members,
+					     "a batch of " + std::to_string(credits) + " READs");
+			observed = "a batch of " + std::to_string(credits) + " READs answered; ";
+		}
+		const std::string what = "a batch of " + std::to_string(credits + 1) + " READs on " +
+					 std::to_string(credits) + " credits";
+		observed += what + ": " +
+			    expect_batch_drop(*s, cfg, batch_reads(*s, credits + 1U), {}, 0, what);
+	}
+	/*
+	 * Batches of 2 stacked past the credits without taking a response
+	 * (the way of credit-overrun): the answers meet no receive, so the
+	 * target's request contexts stay busy and the batches behind them
+	 * hold their credits until they exceed them.
+	 */
+	{
+		SessionOptions opts;
+		opts.queue_depth = 2;
+		opts.recvs = 1; /* for the OPEN response only */
+		opts.repost = false;
+		auto s = connect_batch(cfg, opts);
+		open_export(*s, cfg, cfg.export_name);
+		const std::uint16_t credits = s->rep().queue_depth;
+		const unsigned int batches = (credits + 8U + 1) / 2;
+		for (unsigned int i = 0; i < batches; i++) {
+			std::vector<Cmd> cmds = batch_reads(*s, 2);
+			for (Cmd &cmd : cmds) {
+				cmd.offset += std::uint64_t{2 * i} * kBlock;
+				cmd.addr += std::uint64_t{2 * i} * kBlock;
+			}
+			send_batch(*s, cmds);
+		}
+		const std::string what = std::to_string(batches) + " batches of 2 READs on " +
+					 std::to_string(credits) + " credits, no response taken";
+		observed += "; " + what + ": " + expect_drop(*s, cfg, what, true);
+	}
+	return observed;
+}
+
 std::string keepalive_silent(const Config &cfg)
 {
 	/*
@@ -1348,6 +1767,25 @@ constexpr std::array kScenarios = {
 	Scenario{"short-command", "a 10-byte SEND: disconnect", short_command},
 	Scenario{"oversized-send", "a SEND larger than command and inline payload: disconnect",
 		 oversized_send},
+	Scenario{"batch-members-answered",
+		 "batches of valid and refused commands: each answered alone, by tag and gen",
+		 batch_members_answered},
+	Scenario{"batch-not-agreed",
+		 "a batch where RDMABLK_CONN_CMD_BATCH was not agreed: disconnect",
+		 batch_not_agreed},
+	Scenario{"batch-of-one", "a batch of a single command: disconnect", batch_of_one},
+	Scenario{"batch-ragged", "a batch of 2 commands and 10 bytes more: disconnect",
+		 batch_ragged},
+	Scenario{"batch-over-max", "a batch of 16 answered, one of 17 commands: disconnect",
+		 batch_over_max},
+	Scenario{"batch-member-unflagged",
+		 "a batch member without RDMABLK_CMD_BATCH: disconnect, nothing of the batch run",
+		 batch_member_unflagged},
+	Scenario{"batch-member-inline", "a batch member with RDMABLK_CMD_INLINE: disconnect, nothing of the batch run",
+		 batch_member_inline},
+	Scenario{"batch-credit-overrun",
+		 "a batch of credits + 1, batches stacked past the credits: disconnect",
+		 batch_credit_overrun},
 	Scenario{"keepalive-silent",
 		 "keep-alive interval 1 ms, then silence: disconnect after seconds, not at once",
 		 keepalive_silent},

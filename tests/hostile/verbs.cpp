@@ -161,7 +161,8 @@ std::string Reaction::describe() const
 	case Kind::Response:
 		return "response " + status_name(response->status) + " (opcode " +
 		       opcode_name(response->opcode) + ", tag " + std::to_string(response->tag) +
-		       ", " + std::to_string(response->len) + " bytes)";
+		       ", gen " + std::to_string(response->gen) + ", " +
+		       std::to_string(response->len) + " bytes)";
 	case Kind::BadResponse:
 	case Kind::CompletionError:
 	case Kind::Disconnected:

@@ -37,6 +37,7 @@ std::optional<Response> decode_response(std::span<const std::uint8_t> buf)
 		.opcode = rsp.opcode,
 		.tag = le16toh(rsp.tag),
 		.status = le16toh(rsp.status),
+		.gen = le16toh(rsp.gen),
 		.len = static_cast<std::uint32_t>(buf.size()),
 		.open = std::nullopt,
 		.body = {buf.begin() + sizeof(rdmablk_rsp), buf.end()},
@@ -44,6 +45,17 @@ std::optional<Response> decode_response(std::span<const std::uint8_t> buf)
 	if (buf.size() >= sizeof(rdmablk_rsp) + sizeof(rdmablk_open_rsp))
 		r.open = load<rdmablk_open_rsp>(buf.subspan(sizeof(rdmablk_rsp)));
 	return r;
+}
+
+std::vector<std::uint8_t> encode_batch(std::span<const Cmd> cmds)
+{
+	std::vector<std::uint8_t> msg;
+	msg.reserve(cmds.size() * sizeof(rdmablk_cmd));
+	for (const Cmd &cmd : cmds) {
+		const std::vector<std::uint8_t> wire = bytes_of(cmd.encode());
+		msg.insert(msg.end(), wire.begin(), wire.end());
+	}
+	return msg;
 }
 
 ExportInfo decode_open_rsp(const rdmablk_open_rsp &rsp)

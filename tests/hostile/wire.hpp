@@ -43,6 +43,7 @@ struct Response {
 	std::uint8_t opcode;
 	std::uint16_t tag;
 	std::uint16_t status;
+	std::uint16_t gen;
 	std::uint32_t len;
 	/* Present when the response was long enough to carry it. */
 	std::optional<rdmablk_open_rsp> open;
@@ -52,6 +53,13 @@ struct Response {
 
 /* Decode a received response; nullopt when shorter than struct rdmablk_rsp. */
 std::optional<Response> decode_response(std::span<const std::uint8_t> buf);
+
+/*
+ * @cmds back to back, as one batched SEND carries them; each is encoded as
+ * it is, flags included: RDMABLK_CMD_BATCH is the caller's to set on each,
+ * or to leave out.
+ */
+std::vector<std::uint8_t> encode_batch(std::span<const Cmd> cmds);
 
 /* Export geometry from an OPEN response, host order. */
 struct ExportInfo {

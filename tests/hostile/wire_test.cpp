@@ -151,6 +151,32 @@ TEST(Rsp, EchoesTagAndGenerationAtTheUapiOffsets)
 	EXPECT_EQ(slice(wire, 8, 8), std::vector<std::uint8_t>(8, 0));
 }
 
+TEST(Batch, CommandsBackToBackWithTheirFlagsAsGiven)
+{
+	const std::vector<Cmd> cmds = {
+		{.opcode = RDMABLK_OP_READ, .flags = RDMABLK_CMD_BATCH, .tag = 1, .gen = 0x0a0b},
+		{.opcode = RDMABLK_OP_WRITE, .flags = 0, .tag = 2, .rkey = 0x01020304},
+		{.opcode = RDMABLK_OP_READ,
+		 .flags = RDMABLK_CMD_BATCH | RDMABLK_CMD_INLINE,
+		 .tag = 3,
+		 .length = 4096},
+	};
+	const auto wire = encode_batch(cmds);
+	ASSERT_EQ(wire.size(), 3 * sizeof(rdmablk_cmd));
+	for (std::size_t i = 0; i < cmds.size(); i++)
+		EXPECT_EQ(slice(wire, i * 64, 64), bytes_of(cmds[i].encode())) << "command " << i;
+	/* The flags byte of each, untouched: the second is left without BATCH. */
+	EXPECT_EQ(wire[1], RDMABLK_CMD_BATCH);
+	EXPECT_EQ(wire[64 + 1], 0);
+	EXPECT_EQ(wire[128 + 1], RDMABLK_CMD_BATCH | RDMABLK_CMD_INLINE);
+
+	const auto last = decode_cmd(slice(wire, 128, 64));
+	ASSERT_TRUE(last);
+	EXPECT_EQ(last->tag, 3);
+	EXPECT_EQ(last->length, 4096U);
+	EXPECT_TRUE(encode_batch({}).empty());
+}
+
 TEST(OpenReq, CopiesTheNameVerbatimAndUnterminated)
 {
 	const std::string full(RDMABLK_EXPORT_NAME_MAX, 'x');
@@ -169,6 +195,7 @@ TEST(Response, DecodesStatusAndOpenInfo)
 	rsp.opcode = RDMABLK_OP_OPEN;
 	rsp.tag = htole16(7);
 	rsp.status = htole16(RDMABLK_S_NO_EXPORT);
+	rsp.gen = htole16(0x0102);
 	auto wire = bytes_of(rsp);
 
 	const auto plain = decode_response(wire);
@@ -176,6 +203,7 @@ TEST(Response, DecodesStatusAndOpenInfo)
 	EXPECT_EQ(plain->opcode, RDMABLK_OP_OPEN);
 	EXPECT_EQ(plain->tag, 7);
 	EXPECT_EQ(plain->status, RDMABLK_S_NO_EXPORT);
+	EXPECT_EQ(plain->gen, 0x0102);
 	EXPECT_EQ(plain->len, 16U);
 	EXPECT_FALSE(plain->open);
 	EXPECT_TRUE(plain->body.empty());

@@ -75,6 +75,7 @@
 #define RDMABLK_CONN_DISCOVERY		(1U << 1)	/* discovery session, no I/O */
 #define RDMABLK_CONN_READ_IMM		(1U << 2)	/* READ done by WRITE_WITH_IMM */
 #define RDMABLK_CONN_AUTH		(1U << 3)	/* speaks RDMABLK_OP_AUTH_* */
+#define RDMABLK_CONN_CMD_BATCH		(1U << 4)	/* several commands a SEND */
 
 /*
  * Immediate data of the RDMA WRITE_WITH_IMM that completes a READ under
@@ -174,6 +175,16 @@ enum rdmablk_opcode {
 #define RDMABLK_CMD_NOUNMAP	(1U << 2)	/* WRITE_ZEROES: keep allocated */
 #define RDMABLK_CMD_FLAGS_ALL	(RDMABLK_CMD_FUA | RDMABLK_CMD_INLINE | \
 				 RDMABLK_CMD_NOUNMAP)
+/*
+ * One of the commands of a batched SEND (RDMABLK_CONN_CMD_BATCH agreed): a
+ * SEND whose first command carries this flag holds 2 to
+ * RDMABLK_CMD_BATCH_MAX whole commands back to back and nothing else; every
+ * one of them carries the flag, none carries RDMABLK_CMD_INLINE, and each
+ * is a command of its own (its own credit, tag, generation and answer).
+ * The flag is about framing only: it is not one of RDMABLK_CMD_FLAGS_ALL.
+ */
+#define RDMABLK_CMD_BATCH	(1U << 3)
+#define RDMABLK_CMD_BATCH_MAX	16
 
 /**
  * struct rdmablk_cmd - a command, initiator to target, by SEND
