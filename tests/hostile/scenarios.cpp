@@ -689,7 +689,8 @@ std::string unknown_flags(const Config &cfg)
 	};
 	static constexpr std::array cases = {
 		Case{RDMABLK_OP_READ, 0x80, kBlock},
-		Case{RDMABLK_OP_READ, RDMABLK_CMD_NOUNMAP << 1, kBlock},
+		/* RDMABLK_CMD_BATCH << 1: the batch flag is framing (batch-*) */
+		Case{RDMABLK_OP_READ, RDMABLK_CMD_BATCH << 1, kBlock},
 		Case{RDMABLK_OP_READ, RDMABLK_CMD_FUA, kBlock},
 		Case{RDMABLK_OP_READ, RDMABLK_CMD_NOUNMAP, kBlock},
 		Case{RDMABLK_OP_WRITE, 0x40, kBlock},
