@@ -28,6 +28,9 @@
  *     consumes the receive the response would have, and the initiator
  *     invalidates its registration itself. The target chooses per READ
  *     (the initiator accepts either); a failed READ always gets a response.
+ *     When RDMABLK_CONN_CMD_BATCH was agreed, one SEND may carry several
+ *     commands without payload (RDMABLK_CMD_BATCH): each still takes its
+ *     own credit and gets its own answer.
  *  4. While connected, the initiator sends RDMABLK_OP_KEEPALIVE on every
  *     queue (each connection is reaped on its own, so each needs its own
  *     proof of life) every keepalive_ms / 2 unless a response arrived on
