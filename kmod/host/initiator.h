@@ -58,10 +58,13 @@ enum {
 /* Page segments an inline write may have. */
 #define RDMABLK_INLINE_SGE	2
 /*
- * A request's SGEs: its command and inline payload, or a batch's commands
- * (at least 1 + RDMABLK_INLINE_SGE, checked in isubmit.c)
+ * SENDs carrying a batch of commands (RDMABLK_CONN_CMD_BATCH) a queue has
+ * in flight at once: each has a buffer of RDMABLK_CMD_BATCH_MAX commands,
+ * 1 KiB; with none free, commands go a SEND each.
  */
-#define RDMABLK_IREQ_SGE	RDMABLK_CMD_BATCH_MAX
+#define RDMABLK_MSG_SLOTS	8
+#define RDMABLK_MSG_BUF_SIZE	(RDMABLK_MSG_SLOTS * RDMABLK_CMD_BATCH_MAX * \
+				 sizeof(struct rdmablk_cmd))
 
 enum {
 	RDMABLK_IQ_ALLOCATED,	/* verbs resources exist */
@@ -153,8 +156,6 @@ struct rdmablk_iqueue_stats {
  * @recvs: @nr_recvs receive buffers
  * @nr_recvs: count
  * @max_pages: pages one fast registration maps
- * @batch_sge: commands one SEND may carry once RDMABLK_CONN_CMD_BATCH is
- *	agreed: the send queue's SGEs, at most RDMABLK_CMD_BATCH_MAX
  * @stale_lock: protects @stale_mrs; irq-safe, requests complete in any
  *	context
  * @post_lock: protects @batch_head and @batch_tail; never held across a
@@ -166,6 +167,11 @@ struct rdmablk_iqueue_stats {
  *	isubmit.c), linked by &struct rdmablk_ireq.batch_next, their work
  *	requests chained; NULL when none
  * @batch_tail: the last of them
+ * @msg_buf: RDMABLK_MSG_SLOTS buffers of RDMABLK_CMD_BATCH_MAX commands,
+ *	where the commands of a batch sharing a SEND are copied
+ * @msg_dma: its DMA address
+ * @msg_busy: bit N set while buffer N is in a SEND: taken by the poster
+ *	(test_and_set_bit_lock()), given back by the SEND's completion
  * @ka_cmd: the keep-alive command, sent with the reserved last credit
  * @ka_dma: its DMA address
  * @ka_cqe: completion of its SEND
@@ -203,13 +209,15 @@ struct rdmablk_iqueue {
 	struct rdmablk_irecv *recvs;
 	unsigned int nr_recvs;
 	u32 max_pages;
-	u32 batch_sge;
 	spinlock_t stale_lock;	/* see above */
 	spinlock_t post_lock;	/* see above */
 	struct list_head stale_mrs;
 	struct rdmablk_ireq *batch_head;
 	struct rdmablk_ireq *batch_tail;
 
+	struct rdmablk_cmd *msg_buf;
+	u64 msg_dma;
+	unsigned long msg_busy;
 	struct rdmablk_cmd *ka_cmd;
 	u64 ka_dma;
 	struct ib_cqe ka_cqe;
@@ -246,8 +254,8 @@ struct rdmablk_iqueue {
  * @retries: times it was put back, at most RDMABLK_MAX_RETRIES
  * @start_ns: when the request began, for its latency: blk-mq's time stamp
  *	(taken with iostats on or an I/O scheduler), else its first dispatch
- * @sge: command, then inline payload; or, in the SEND of a batch of
- *	commands, the commands of every request in it
+ * @sge: command, then inline payload; or the buffer of a batch of
+ *	commands in its first request's SEND
  * @send_cqe: completion of the SEND
  * @inv_cqe: completion of a local invalidation
  * @reg_wr: fast registration
@@ -262,6 +270,8 @@ struct rdmablk_iqueue {
  *	SEND carried
  * @msg_sent: this request's SEND was posted (while a post's failure is
  *	sorted out)
+ * @msg_slot: the queue's msg_buf its SEND carries, -1 for its own command
+ * @msg_cmds: commands in that buffer
  * @inv_wr: local invalidation
  * @first_sgl: inline SG chunk, keep last
  */
@@ -283,7 +293,7 @@ struct rdmablk_ireq {
 	bool requeue;
 	u8 retries;
 	u64 start_ns;
-	struct ib_sge sge[RDMABLK_IREQ_SGE];
+	struct ib_sge sge[1 + RDMABLK_INLINE_SGE];
 	struct ib_cqe send_cqe;
 	struct ib_cqe inv_cqe;
 	struct ib_reg_wr reg_wr;
@@ -292,6 +302,8 @@ struct rdmablk_ireq {
 	struct rdmablk_ireq *msg;
 	struct rdmablk_ireq *msg_next;
 	bool msg_sent;
+	s8 msg_slot;
+	u8 msg_cmds;
 	struct ib_send_wr inv_wr;
 	struct scatterlist first_sgl[];
 };

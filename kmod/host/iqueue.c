@@ -82,6 +82,9 @@ void rdmablk_ireq_send_done(struct ib_cq *cq, struct ib_wc *wc)
 						send_cqe);
 	struct rdmablk_ireq *next;
 
+	/* The device is done with the batch's buffer, whatever the status. */
+	if (req->msg_slot >= 0)
+		clear_bit_unlock(req->msg_slot, &req->queue->msg_busy);
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
 		if (wc->status != IB_WC_WR_FLUSH_ERR)
 			iq_err(req->queue, "send failed: %s\n",
@@ -445,7 +448,7 @@ static u32 rdmablk_iqueue_conn_flags(const struct rdmablk_iqueue *queue)
 		flags |= RDMABLK_CONN_READ_IMM;
 	if (queue->idev->key.hmac)
 		flags |= RDMABLK_CONN_AUTH;
-	if (READ_ONCE(rdmablk_cmd_batch) && queue->batch_sge > 1)
+	if (READ_ONCE(rdmablk_cmd_batch))
 		flags |= RDMABLK_CONN_CMD_BATCH;
 	return flags;
 }
@@ -588,11 +591,7 @@ static int rdmablk_iqueue_create_qp(struct rdmablk_iqueue *queue, u16 qd)
 	attr.qp_type = IB_QPT_RC;
 	/* REG_MR + SEND + LOCAL_INV per request, +1 for ib_drain_qp() */
 	attr.cap.max_send_wr = 3 * qd + 1;
-	/* A batch's SEND gathers its commands, one SGE each. */
-	queue->batch_sge = min_t(u32, RDMABLK_CMD_BATCH_MAX,
-				 queue->dev->attrs.max_send_sge);
-	attr.cap.max_send_sge = max_t(u32, 1 + RDMABLK_INLINE_SGE,
-				      queue->batch_sge);
+	attr.cap.max_send_sge = 1 + RDMABLK_INLINE_SGE;
 	attr.cap.max_recv_wr = queue->nr_recvs + 1;
 	attr.cap.max_recv_sge = 1;
 
@@ -704,10 +703,23 @@ int rdmablk_iqueue_connect(struct rdmablk_iqueue *queue, u16 queue_depth,
 		ret = -ENOMEM;
 		goto out_free_ka;
 	}
+	queue->msg_buf = kcalloc(RDMABLK_MSG_SLOTS * RDMABLK_CMD_BATCH_MAX,
+				 sizeof(*queue->msg_buf), GFP_KERNEL);
+	if (!queue->msg_buf) {
+		ret = -ENOMEM;
+		goto out_unmap_ka;
+	}
+	queue->msg_dma = ib_dma_map_single(queue->dev, queue->msg_buf,
+					   RDMABLK_MSG_BUF_SIZE, DMA_TO_DEVICE);
+	if (ib_dma_mapping_error(queue->dev, queue->msg_dma)) {
+		ret = -ENOMEM;
+		goto out_free_msg;
+	}
+	queue->msg_busy = 0;
 	for (i = 0; i < queue->nr_recvs; i++) {
 		ret = rdmablk_irecv_post(&queue->recvs[i]);
 		if (ret)
-			goto out_unmap_ka;
+			goto out_unmap_msg;
 	}
 
 	p.flags = rdmablk_iqueue_conn_flags(queue);
@@ -765,6 +777,12 @@ int rdmablk_iqueue_connect(struct rdmablk_iqueue *queue, u16 queue_depth,
 out_drain:
 	rdma_disconnect(queue->cm_id);
 	ib_drain_qp(queue->qp);
+out_unmap_msg:
+	ib_dma_unmap_single(queue->dev, queue->msg_dma, RDMABLK_MSG_BUF_SIZE,
+			    DMA_TO_DEVICE);
+out_free_msg:
+	kfree(queue->msg_buf);
+	queue->msg_buf = NULL;
 out_unmap_ka:
 	ib_dma_unmap_single(queue->dev, queue->ka_dma, sizeof(*queue->ka_cmd),
 			    DMA_TO_DEVICE);
@@ -1099,6 +1117,10 @@ void rdmablk_iqueue_free(struct rdmablk_iqueue *queue)
 	rdma_destroy_qp(queue->cm_id);
 	ib_free_cq(queue->cq);
 	rdmablk_iqueue_free_recvs(queue);
+	ib_dma_unmap_single(queue->dev, queue->msg_dma, RDMABLK_MSG_BUF_SIZE,
+			    DMA_TO_DEVICE);
+	kfree(queue->msg_buf);
+	queue->msg_buf = NULL;
 	ib_dma_unmap_single(queue->dev, queue->ka_dma, sizeof(*queue->ka_cmd),
 			    DMA_TO_DEVICE);
 	kfree(queue->ka_cmd);

@@ -11,8 +11,9 @@
  * with one ib_post_send(): one doorbell for the lot (batch_submit=0: one
  * each). Where both ends speak RDMABLK_CONN_CMD_BATCH, consecutive
  * commands of a batch that carry no payload inline also share one SEND
- * (up to RDMABLK_CMD_BATCH_MAX, an SGE each): one message, one packet on
- * the wire for up to 16 commands, and one acknowledgment. A
+ * (up to RDMABLK_CMD_BATCH_MAX, copied to one of the queue's batch
+ * buffers): one message, one packet on the wire for up to 16 commands,
+ * and one acknowledgment. A
  * request in a batch is started and POSTING: an answer that comes for it
  * before it is armed is kept for the poster (RDMABLK_ARM_*). The batch is
  * under the queue's post_lock, which the post itself is not: blk-mq
@@ -34,8 +35,6 @@ static bool rdmablk_batch_submit = true;
 module_param_named(batch_submit, rdmablk_batch_submit, bool, 0644);
 MODULE_PARM_DESC(batch_submit,
 		 "Post the commands blk-mq hands over together as one chain, one doorbell (default on)");
-
-static_assert(RDMABLK_IREQ_SGE >= 1 + RDMABLK_INLINE_SGE);
 
 /* Take @queue's batch for posting. Under post_lock. */
 static struct rdmablk_ireq *__rdmablk_iqueue_take_batch(struct rdmablk_iqueue *queue)
@@ -59,33 +58,83 @@ static struct rdmablk_ireq *rdmablk_iqueue_take_batch(struct rdmablk_iqueue *que
 }
 
 /*
- * May @req's command go in @msg's SEND? Both without inline payload, room
- * for one more SGE, and a batch of commands agreed on the connection.
+ * Give @msg, the first command of a batch sharing a SEND, one of the
+ * queue's batch buffers, its own command copied there first. Return:
+ * false when all are in SENDs still in flight.
  */
-static bool rdmablk_ireq_joins(struct rdmablk_iqueue *queue,
-			       const struct rdmablk_ireq *msg,
-			       const struct rdmablk_ireq *req)
+static bool rdmablk_msg_start(struct rdmablk_iqueue *queue,
+			      struct rdmablk_ireq *msg)
 {
-	return (queue->params.flags & RDMABLK_CONN_CMD_BATCH) &&
-	       !(msg->cmd->flags & RDMABLK_CMD_INLINE) &&
-	       !(req->cmd->flags & RDMABLK_CMD_INLINE) &&
-	       msg->send_wr.num_sge < queue->batch_sge;
+	int slot;
+
+	for (slot = 0; slot < RDMABLK_MSG_SLOTS; slot++) {
+		if (test_and_set_bit_lock(slot, &queue->msg_busy))
+			continue;
+		msg->msg_slot = slot;
+		msg->msg_cmds = 0;
+		return true;
+	}
+	return false;
 }
 
-/* Mark a request's command as one of a batch of commands. */
-static void rdmablk_ireq_mark_batched(struct rdmablk_iqueue *queue,
-				      struct rdmablk_ireq *req)
+/* Copy @req's command into @msg's batch buffer, marked as one of a batch. */
+static void rdmablk_msg_add(struct rdmablk_iqueue *queue,
+			    struct rdmablk_ireq *msg, struct rdmablk_ireq *req)
 {
-	req->cmd->flags |= RDMABLK_CMD_BATCH;
-	ib_dma_sync_single_for_device(queue->dev, req->cmd_dma,
-				      sizeof(*req->cmd), DMA_TO_DEVICE);
+	struct rdmablk_cmd *cmd = queue->msg_buf +
+				  msg->msg_slot * RDMABLK_CMD_BATCH_MAX +
+				  msg->msg_cmds++;
+
+	*cmd = *req->cmd;
+	cmd->flags |= RDMABLK_CMD_BATCH;
+}
+
+/*
+ * May @req's command go in @msg's SEND? Both without inline payload, room
+ * for one more, a batch of commands agreed on the connection and, for the
+ * second command, a free batch buffer.
+ */
+static bool rdmablk_msg_joins(struct rdmablk_iqueue *queue,
+			      struct rdmablk_ireq *msg,
+			      const struct rdmablk_ireq *req)
+{
+	if (!(queue->params.flags & RDMABLK_CONN_CMD_BATCH) ||
+	    (msg->cmd->flags & RDMABLK_CMD_INLINE) ||
+	    (req->cmd->flags & RDMABLK_CMD_INLINE))
+		return false;
+	if (msg->msg_slot >= 0)
+		return msg->msg_cmds < RDMABLK_CMD_BATCH_MAX;
+	if (!rdmablk_msg_start(queue, msg))
+		return false;
+	rdmablk_msg_add(queue, msg, msg);
+	return true;
+}
+
+/* Append @msg's SEND at *@link: its own command, or its batch's buffer. */
+static struct ib_send_wr **rdmablk_msg_close(struct rdmablk_iqueue *queue,
+					     struct rdmablk_ireq *msg,
+					     struct ib_send_wr **link)
+{
+	if (msg->msg_slot >= 0) {
+		u32 len = msg->msg_cmds * sizeof(*queue->msg_buf);
+		u64 dma = queue->msg_dma + msg->msg_slot *
+			  RDMABLK_CMD_BATCH_MAX * sizeof(*queue->msg_buf);
+
+		ib_dma_sync_single_for_device(queue->dev, dma, len,
+					      DMA_TO_DEVICE);
+		msg->sge[0].addr = dma;
+		msg->sge[0].length = len;
+	}
+	*link = &msg->send_wr;
+	return &msg->send_wr.next;
 }
 
 /*
  * Chain the work requests of the batch @head for one post: each request's
  * registration, then its SEND. Consecutive commands without inline
- * payload share the first one's SEND (RDMABLK_CONN_CMD_BATCH), which
- * follows all their registrations. Return: the first work request.
+ * payload share the first one's SEND (RDMABLK_CONN_CMD_BATCH), copied to
+ * one of the queue's batch buffers, and that SEND follows all their
+ * registrations. Return: the first work request.
  */
 static struct ib_send_wr *rdmablk_iqueue_chain(struct rdmablk_iqueue *queue,
 					       struct rdmablk_ireq *head)
@@ -96,17 +145,13 @@ static struct ib_send_wr *rdmablk_iqueue_chain(struct rdmablk_iqueue *queue,
 
 	for (req = head; req; req = req->batch_next) {
 		req->msg_next = NULL;
-		if (msg && rdmablk_ireq_joins(queue, msg, req)) {
-			if (msg->send_wr.num_sge == 1)
-				rdmablk_ireq_mark_batched(queue, msg);
-			rdmablk_ireq_mark_batched(queue, req);
-			msg->sge[msg->send_wr.num_sge++] = req->sge[0];
+		req->msg_slot = -1;
+		if (msg && rdmablk_msg_joins(queue, msg, req)) {
+			rdmablk_msg_add(queue, msg, req);
 			last->msg_next = req;
 		} else {
-			if (msg) {
-				*link = &msg->send_wr;
-				link = &msg->send_wr.next;
-			}
+			if (msg)
+				link = rdmablk_msg_close(queue, msg, link);
 			msg = req;
 			sends++;
 		}
@@ -117,8 +162,8 @@ static struct ib_send_wr *rdmablk_iqueue_chain(struct rdmablk_iqueue *queue,
 			link = &req->reg_wr.wr.next;
 		}
 	}
-	*link = &msg->send_wr;
-	msg->send_wr.next = NULL;
+	link = rdmablk_msg_close(queue, msg, link);
+	*link = NULL;
 	atomic64_add(sends, &queue->stats.sends);
 	return first;
 }
@@ -182,6 +227,9 @@ static int rdmablk_iqueue_post_batch(struct rdmablk_iqueue *queue,
 		}
 		if (!*unposted)
 			*unposted = req;
+		/* No completion gives its batch buffer back. */
+		if (req->msg_slot >= 0)
+			clear_bit_unlock(req->msg_slot, &queue->msg_busy);
 		if (atomic_xchg(&req->arm, RDMABLK_ARM_IDLE) ==
 		    RDMABLK_ARM_EARLY)
 			rdmablk_idev_conn_lost(queue->idev, "answer for a command not sent");
@@ -349,6 +397,7 @@ void rdmablk_ireq_reset(struct request *rq)
 	req->sgt.sgl = NULL;
 	req->cmd_dma = 0;
 	req->send_wr.num_sge = 1;
+	req->msg_slot = -1;
 	refcount_set(&req->ref, 2);
 }
 
