@@ -604,6 +604,9 @@ io:
 /*
  * Give the commands of @recv request contexts, in order, and handle them;
  * those left without one wait in @conn->pending for rdmablk_treq_free().
+ * Once the connection is closing (a command of the batch may have closed
+ * it), the rest are dropped with the connection, as rdmablk_treq_free()
+ * drops what waits.
  */
 static void rdmablk_tconn_dispatch(struct rdmablk_tconn *conn,
 				   struct rdmablk_trecv *recv)
@@ -614,6 +617,10 @@ static void rdmablk_tconn_dispatch(struct rdmablk_tconn *conn,
 
 	do {
 		spin_lock_irqsave(&conn->lock, flags);
+		if (test_bit(RDMABLK_TCONN_CLOSING, &conn->flags)) {
+			spin_unlock_irqrestore(&conn->lock, flags);
+			return;
+		}
 		if (list_empty(&conn->free_reqs)) {
 			list_add_tail(&recv->node, &conn->pending);
 			spin_unlock_irqrestore(&conn->lock, flags);
