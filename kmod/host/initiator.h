@@ -139,6 +139,8 @@ struct rdmablk_iqueue_stats {
  *	rdmablk_iqueue_poll() when @polled
  * @qp: the queue pair
  * @params: negotiated at connect
+ * @offered_flags: RDMABLK_CONN_* this side offered in its connect request:
+ *	the reply may grant no other
  * @flags: RDMABLK_IQ_*
  * @cm_done: completed by the cm handler at each step of connecting
  * @cm_error: result of the step, 0 or a negative errno
@@ -164,14 +166,15 @@ struct rdmablk_iqueue_stats {
  *	(their request ended without an invalidation): never returned to the
  *	pool, deregistered when the queue is freed
  * @batch_head: requests whose commands wait to be posted together (see
- *	isubmit.c), linked by &struct rdmablk_ireq.batch_next, their work
- *	requests chained; NULL when none
+ *	isubmit.c), linked by &struct rdmablk_ireq.batch_next; their work
+ *	requests are chained when the batch is posted; NULL when none
  * @batch_tail: the last of them
  * @msg_buf: RDMABLK_MSG_SLOTS buffers of RDMABLK_CMD_BATCH_MAX commands,
  *	where the commands of a batch sharing a SEND are copied
  * @msg_dma: its DMA address
  * @msg_busy: bit N set while buffer N is in a SEND: taken by the poster
- *	(test_and_set_bit_lock()), given back by the SEND's completion
+ *	(test_and_set_bit_lock()), given back by the SEND's completion, or
+ *	by the poster when the SEND could not be posted
  * @ka_cmd: the keep-alive command, sent with the reserved last credit
  * @ka_dma: its DMA address
  * @ka_cqe: completion of its SEND
@@ -190,6 +193,7 @@ struct rdmablk_iqueue {
 	struct ib_cq *cq;
 	struct ib_qp *qp;
 	struct rdmablk_conn_params params;
+	u32 offered_flags;
 	unsigned long flags;
 
 	struct completion cm_done;
@@ -268,8 +272,8 @@ struct rdmablk_iqueue {
  * @msg_next: in @msg's SEND, the command after this one, NULL for the
  *	last; read by @msg's send completion, which puts every request the
  *	SEND carried
- * @msg_sent: this request's SEND was posted (while a post's failure is
- *	sorted out)
+ * @msg_sent: the SEND carrying this request's command was posted (while
+ *	a post's failure is sorted out)
  * @msg_slot: the queue's msg_buf its SEND carries, -1 for its own command
  * @msg_cmds: commands in that buffer
  * @inv_wr: local invalidation

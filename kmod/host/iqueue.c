@@ -468,7 +468,8 @@ static int rdmablk_iqueue_cm_handler(struct rdma_cm_id *cm_id,
 	case RDMA_CM_EVENT_ROUTE_RESOLVED:
 		break;
 	case RDMA_CM_EVENT_ESTABLISHED:
-		req.flags = rdmablk_iqueue_conn_flags(queue);
+		/* What was offered: cmd_batch may have changed since. */
+		req.flags = queue->offered_flags;
 		if (rdmablk_conn_rep_decode(ev->param.conn.private_data,
 					    ev->param.conn.private_data_len,
 					    &req, &queue->params))
@@ -723,6 +724,7 @@ int rdmablk_iqueue_connect(struct rdmablk_iqueue *queue, u16 queue_depth,
 	}
 
 	p.flags = rdmablk_iqueue_conn_flags(queue);
+	queue->offered_flags = p.flags;
 	rdmablk_conn_req_encode(&creq, &p);
 	param.private_data = &creq;
 	param.private_data_len = sizeof(creq);

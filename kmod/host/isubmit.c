@@ -59,7 +59,7 @@ static struct rdmablk_ireq *rdmablk_iqueue_take_batch(struct rdmablk_iqueue *que
 
 /*
  * Give @msg, the first command of a batch sharing a SEND, one of the
- * queue's batch buffers, its own command copied there first. Return:
+ * queue's batch buffers (its own command goes there first). Return:
  * false when all are in SENDs still in flight.
  */
 static bool rdmablk_msg_start(struct rdmablk_iqueue *queue,
@@ -170,7 +170,11 @@ static struct ib_send_wr *rdmablk_iqueue_chain(struct rdmablk_iqueue *queue,
 
 /*
  * After a post that failed at @bad: which registrations and SENDs of the
- * chain @first went out (those before @bad; none when it is unknown).
+ * chain @first went out, those before @bad; all of them when the driver
+ * did not say (a registration wrongly thought invalid could go back to
+ * the pool while the target still reaches the pages). Each request learns
+ * whether its command's SEND went out before any is armed: an armed one
+ * may complete and be reused at once.
  */
 static void rdmablk_iqueue_sort_failed(struct rdmablk_ireq *head,
 				       const struct ib_send_wr *first,
@@ -183,7 +187,7 @@ static void rdmablk_iqueue_sort_failed(struct rdmablk_ireq *head,
 		req->mr_valid = false;
 		req->msg_sent = false;
 	}
-	for (wr = bad ? first : NULL; wr && wr != bad; wr = wr->next) {
+	for (wr = first; wr && wr != bad; wr = wr->next) {
 		if (wr->opcode == IB_WR_REG_MR)
 			container_of(wr, struct rdmablk_ireq,
 				     reg_wr.wr)->mr_valid = true;
@@ -191,6 +195,8 @@ static void rdmablk_iqueue_sort_failed(struct rdmablk_ireq *head,
 			container_of(wr, struct rdmablk_ireq,
 				     send_wr)->msg_sent = true;
 	}
+	for (req = head; req; req = req->batch_next)
+		req->msg_sent = req->msg->msg_sent;
 }
 
 /*
@@ -219,7 +225,7 @@ static int rdmablk_iqueue_post_batch(struct rdmablk_iqueue *queue,
 	for (req = head; req; req = next) {
 		next = req->batch_next;
 		req->batch_next = NULL;
-		if (likely(!ret) || req->msg->msg_sent) {
+		if (likely(!ret) || req->msg_sent) {
 			if (!ret)
 				req->mr_valid = !!req->mr;
 			rdmablk_ireq_posted(queue, blk_mq_rq_from_pdu(req));
@@ -365,7 +371,6 @@ static int rdmablk_ireq_map_data(struct rdmablk_iqueue *queue,
 	ib_update_fast_reg_key(req->mr, ib_inc_rkey(req->mr->rkey));
 
 	req->reg_wr.wr.opcode = IB_WR_REG_MR;
-	req->reg_wr.wr.next = &req->send_wr;
 	req->reg_wr.wr.num_sge = 0;
 	req->reg_wr.wr.send_flags = 0;
 	req->reg_wr.wr.wr_cqe = NULL;
@@ -502,6 +507,9 @@ blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 	if (unposted != req) {
 		/* Batched ones were not posted: recovery requeues them. */
 		rdmablk_idev_conn_lost(queue->idev, "cannot post a command");
+		/* All of it went out (the driver did not say what failed). */
+		if (!unposted)
+			return BLK_STS_OK;
 		ret = -EIO;
 	}
 

@@ -72,9 +72,10 @@ struct rdmablk_tconn;
  * @page: inline payload, or the commands after the first of a batch
  * @len: bytes received
  * @nr_cmds: commands it holds: 1, or those of a batch (RDMABLK_CMD_BATCH)
- * @next_cmd: the next of them to be given a request context; it is
+ * @next_cmd: the next of them to be given a request context, under
+ *	@conn->lock once the receive was handed to dispatch; the receive is
  *	posted again once the last one was decoded (a batch carries no
- *	payload), under @conn->lock
+ *	payload)
  * @sge: command and payload
  * @wr: the receive work request
  */

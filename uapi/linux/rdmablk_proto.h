@@ -184,6 +184,8 @@ enum rdmablk_opcode {
  * RDMABLK_CMD_BATCH_MAX whole commands back to back and nothing else; every
  * one of them carries the flag, none carries RDMABLK_CMD_INLINE, and each
  * is a command of its own (its own credit, tag, generation and answer).
+ * A target that grants RDMABLK_CONN_CMD_BATCH posts receives that hold
+ * RDMABLK_CMD_BATCH_MAX commands (1 KiB), whatever its inline_max.
  * The flag is about framing only: it is not one of RDMABLK_CMD_FLAGS_ALL.
  */
 #define RDMABLK_CMD_BATCH	(1U << 3)
