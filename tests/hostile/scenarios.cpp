@@ -1152,49 +1152,19 @@ void expect_batch_answers(Session &s, const Config &cfg, const std::vector<Membe
 
 /*
  * SEND @cmds, then @tail, as one message that breaks the batch's rules:
- * the target must drop the connection. The first @may_run commands may have
- * been executed before it found the fault (a member is checked where its
- * turn comes); none of the others may be answered OK or write into the
- * data region.
+ * the target must drop the connection. It checks a batch whole before
+ * running any of it, so none may be answered OK or write into the data
+ * region.
  */
 std::string expect_batch_drop(Session &s, const Config &cfg, std::span<const Cmd> cmds,
-			      std::span<const std::uint8_t> tail, std::size_t may_run,
-			      const std::string &what)
+			      std::span<const std::uint8_t> tail, const std::string &what)
 {
-	const std::string expected = "a disconnect after " + what;
-	const auto ran = cmds.first(may_run);
-	const Deadline deadline = Clock::now() + cfg.timeout;
-	Tally seen;
-
 	send_batch(s, cmds, tail);
-	for (bool dropped = false; !dropped;) {
-		auto r = s.next_reaction(deadline);
-		if (!r)
-			throw Failure{expected, (seen.empty() ? "" : seen.str() + ", then ") +
-							"no disconnect within " + seconds(cfg.timeout)};
-		switch (r->kind) {
-		case Reaction::Kind::Disconnected:
-			seen.add(r->detail);
-			dropped = true;
-			break;
-		case Reaction::Kind::Response:
-			if (r->response->status == RDMABLK_S_OK &&
-			    std::none_of(ran.begin(), ran.end(), [&](const Cmd &c) {
-				    return c.tag == r->response->tag && c.gen == r->response->gen;
-			    }))
-				throw Failure{expected, r->describe() + ": the target executed it"};
-			seen.add("response " + status_name(r->response->status));
-			break;
-		case Reaction::Kind::BadResponse:
-		case Reaction::Kind::CompletionError:
-			seen.add(r->detail);
-			break;
-		}
-	}
-	if (!untouched_but(s, ran))
-		throw Failure{expected + ", the commands after the fault not executed",
+	const std::string seen = expect_drop(s, cfg, what, false);
+	if (!untouched_but(s, {}))
+		throw Failure{"a disconnect after " + what + ", nothing of the batch executed",
 			      "the target wrote into their buffers"};
-	return seen.str();
+	return seen;
 }
 
 /*
@@ -1263,7 +1233,7 @@ std::string batch_not_agreed(const Config &cfg)
 				      "connect reply flags " + hex(s->rep().flags)};
 		open_export(*s, cfg, cfg.export_name);
 		const std::string what = "a batch of 2 READs where RDMABLK_CONN_CMD_BATCH was not offered";
-		observed = what + ": " + expect_batch_drop(*s, cfg, batch_reads(*s, 2), {}, 0, what);
+		observed = what + ": " + expect_batch_drop(*s, cfg, batch_reads(*s, 2), {}, what);
 	}
 	{
 		SessionOptions opts;
@@ -1280,7 +1250,7 @@ std::string batch_not_agreed(const Config &cfg)
 					       batch_cmd_nodata(*s, RDMABLK_OP_KEEPALIVE)};
 		const std::string what =
 			"a batch of 2 KEEPALIVEs on a discovery session that offered it";
-		observed += "; " + what + ": " + expect_batch_drop(*s, cfg, cmds, {}, 0, what);
+		observed += "; " + what + ": " + expect_batch_drop(*s, cfg, cmds, {}, what);
 	}
 	return observed;
 }
@@ -1290,7 +1260,7 @@ std::string batch_of_one(const Config &cfg)
 	auto s = connect_batch(cfg);
 	open_export(*s, cfg, cfg.export_name);
 	const std::string what = "a 64-byte SEND of one READ with RDMABLK_CMD_BATCH";
-	return what + ": " + expect_batch_drop(*s, cfg, batch_reads(*s, 1), {}, 0, what);
+	return what + ": " + expect_batch_drop(*s, cfg, batch_reads(*s, 1), {}, what);
 }
 
 std::string batch_ragged(const Config &cfg)
@@ -1299,7 +1269,7 @@ std::string batch_ragged(const Config &cfg)
 	open_export(*s, cfg, cfg.export_name);
 	const auto tail = pattern(10, 6);
 	const std::string what = "a batch of 2 READs and 10 bytes more (138 bytes)";
-	return what + ": " + expect_batch_drop(*s, cfg, batch_reads(*s, 2), tail, 0, what);
+	return what + ": " + expect_batch_drop(*s, cfg, batch_reads(*s, 2), tail, what);
 }
 
 std::string batch_over_max(const Config &cfg)
@@ -1322,7 +1292,7 @@ std::string batch_over_max(const Config &cfg)
 	}
 	const std::string what = "a batch of " + std::to_string(kOver) + " READs on " +
 				 std::to_string(credits) + " credits";
-	observed += what + ": " + expect_batch_drop(*s, cfg, batch_reads(*s, kOver), {}, 0, what);
+	observed += what + ": " + expect_batch_drop(*s, cfg, batch_reads(*s, kOver), {}, what);
 	if (credits < kOver)
 		observed += " (only " + std::to_string(credits) +
 			    " credits granted: the credits alone forbid it too)";
@@ -1337,7 +1307,7 @@ std::string batch_member_unflagged(const Config &cfg)
 	cmds[1].flags &= static_cast<std::uint8_t>(~RDMABLK_CMD_BATCH);
 	const std::string what = "a batch of 3 READs whose second lacks RDMABLK_CMD_BATCH";
 	/* The target checks a batch whole before running any of it. */
-	return what + ": " + expect_batch_drop(*s, cfg, cmds, {}, 0, what);
+	return what + ": " + expect_batch_drop(*s, cfg, cmds, {}, what);
 }
 
 std::string batch_member_inline(const Config &cfg)
@@ -1355,7 +1325,7 @@ std::string batch_member_inline(const Config &cfg)
 					 std::string(bad ? "last" : "first") +
 					 " is a WRITE with RDMABLK_CMD_INLINE";
 		observed += (observed.empty() ? "" : "; ") + what + ": " +
-			    expect_batch_drop(*s, cfg, cmds, {}, 0, what);
+			    expect_batch_drop(*s, cfg, cmds, {}, what);
 	}
 	return observed;
 }
@@ -1381,7 +1351,7 @@ std::string batch_credit_overrun(const Config &cfg)
 		const std::string what = "a batch of " + std::to_string(credits + 1) + " READs on " +
 					 std::to_string(credits) + " credits";
 		observed += what + ": " +
-			    expect_batch_drop(*s, cfg, batch_reads(*s, credits + 1U), {}, 0, what);
+			    expect_batch_drop(*s, cfg, batch_reads(*s, credits + 1U), {}, what);
 	}
 	/*
 	 * Batches of 2 stacked past the credits without taking a response
