@@ -203,20 +203,9 @@ static int rdmablk_init_request(struct blk_mq_tag_set *set, struct request *rq,
 {
 	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
 
-	req->cmd = kzalloc_node(sizeof(*req->cmd), GFP_KERNEL, numa_node);
-	if (!req->cmd)
-		return -ENOMEM;
 	/* Not guessable by a target that never received the command. */
 	req->gen = get_random_u16();
 	return 0;
-}
-
-static void rdmablk_exit_request(struct blk_mq_tag_set *set, struct request *rq,
-				 unsigned int hctx_idx)
-{
-	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
-
-	kfree(req->cmd);
 }
 
 static const struct blk_mq_ops rdmablk_mq_ops = {
@@ -228,7 +217,6 @@ static const struct blk_mq_ops rdmablk_mq_ops = {
 	.map_queues = rdmablk_map_queues,
 	.poll = rdmablk_poll,
 	.init_request = rdmablk_init_request,
-	.exit_request = rdmablk_exit_request,
 };
 
 static const struct block_device_operations rdmablk_bdev_ops = {

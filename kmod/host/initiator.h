@@ -63,8 +63,6 @@ enum {
  * 1 KiB; with none free, commands go a SEND each.
  */
 #define RDMABLK_MSG_SLOTS	8
-#define RDMABLK_MSG_BUF_SIZE	(RDMABLK_MSG_SLOTS * RDMABLK_CMD_BATCH_MAX * \
-				 sizeof(struct rdmablk_cmd))
 
 enum {
 	RDMABLK_IQ_ALLOCATED,	/* verbs resources exist */
@@ -127,9 +125,10 @@ struct rdmablk_iqueue_stats {
  * @qid: index, also the blk-mq hardware queue index
  * @polled: a poll queue (HCTX_TYPE_POLL): its CQ has no completion
  *	interrupts and is reaped by rdmablk_iqueue_poll() only; set at attach
- * @poll_lock: serialises reaping a polled queue's CQ with freeing it:
+ * @poll_lock: serialises reaping a polled queue's CQ with stopping it:
  *	rdmablk_iqueue_poll() reaps only under it with RDMABLK_IQ_POLLABLE
- *	set, which rdmablk_iqueue_free() clears under it first. Taken in
+ *	set, which rdmablk_iqueue_stop() clears under it before draining the
+ *	QP (the drain is then the only reaper). Taken in
  *	process context only. Initialised once at attach: a poller may wait
  *	on it while the queue reconnects
  * @cm_id: rdma_cm id
@@ -169,14 +168,17 @@ struct rdmablk_iqueue_stats {
  *	isubmit.c), linked by &struct rdmablk_ireq.batch_next; their work
  *	requests are chained when the batch is posted; NULL when none
  * @batch_tail: the last of them
- * @msg_buf: RDMABLK_MSG_SLOTS buffers of RDMABLK_CMD_BATCH_MAX commands,
- *	where the commands of a batch sharing a SEND are copied
- * @msg_dma: its DMA address
+ * @cmd_buf: every command the queue sends, in one buffer mapped for the
+ *	RDMA device once per connection: first @msg_first commands, one
+ *	per credit asked for, indexed by tag (where each request's command
+ *	is written; the last credit's is the keep-alive's); then RDMABLK_MSG_SLOTS buffers of
+ *	RDMABLK_CMD_BATCH_MAX commands, where the commands of a batch
+ *	sharing a SEND are copied
+ * @cmd_dma: its DMA address
+ * @msg_first: index in @cmd_buf of the first batch buffer
  * @msg_busy: bit N set while buffer N is in a SEND: taken by the poster
  *	(test_and_set_bit_lock()), given back by the SEND's completion, or
  *	by the poster when the SEND could not be posted
- * @ka_cmd: the keep-alive command, sent with the reserved last credit
- * @ka_dma: its DMA address
  * @ka_cqe: completion of its SEND
  * @ka_sent: jiffies when it was sent
  * @last_rx: jiffies of the last successful receive (response or immediate)
@@ -219,11 +221,10 @@ struct rdmablk_iqueue {
 	struct rdmablk_ireq *batch_head;
 	struct rdmablk_ireq *batch_tail;
 
-	struct rdmablk_cmd *msg_buf;
-	u64 msg_dma;
+	struct rdmablk_cmd *cmd_buf;
+	u64 cmd_dma;
+	u32 msg_first;
 	unsigned long msg_busy;
-	struct rdmablk_cmd *ka_cmd;
-	u64 ka_dma;
 	struct ib_cqe ka_cqe;
 	unsigned long ka_sent;
 	unsigned long last_rx;
@@ -234,8 +235,9 @@ struct rdmablk_iqueue {
 /**
  * struct rdmablk_ireq - per-request data (blk-mq pdu)
  * @queue: queue it was sent on
- * @cmd: the command
- * @cmd_dma: DMA address of @cmd while posted
+ * @cmd: the command, in its queue's cmd_buf at its tag's place; valid
+ *	while the request is being posted
+ * @opcode: its opcode, which an answer must name
  * @mr: fast registration of the data, NULL when none
  * @mr_valid: @mr may be valid: its registration was posted and neither a
  *	remote nor a local invalidation of it has been seen
@@ -274,7 +276,7 @@ struct rdmablk_iqueue {
  *	SEND carried
  * @msg_sent: the SEND carrying this request's command was posted (while
  *	a post's failure is sorted out)
- * @msg_slot: the queue's msg_buf its SEND carries, -1 for its own command
+ * @msg_slot: the batch buffer of its queue's cmd_buf its SEND carries, -1 for its own command
  * @msg_cmds: commands in that buffer
  * @inv_wr: local invalidation
  * @first_sgl: inline SG chunk, keep last
@@ -282,7 +284,7 @@ struct rdmablk_iqueue {
 struct rdmablk_ireq {
 	struct rdmablk_iqueue *queue;
 	struct rdmablk_cmd *cmd;
-	u64 cmd_dma;
+	u8 opcode;
 	struct ib_mr *mr;
 	bool mr_valid;
 	atomic_t arm;

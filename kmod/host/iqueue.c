@@ -145,13 +145,14 @@ int rdmablk_iqueue_keepalive(struct rdmablk_iqueue *queue, unsigned long kato)
 {
 	unsigned long last_rx = READ_ONCE(queue->last_rx);
 
+	u16 tag = queue->params.queue_depth - 1;
 	struct rdmablk_cmd_info c = {
 		.opcode = RDMABLK_OP_KEEPALIVE,
-		.tag = queue->params.queue_depth - 1,
+		.tag = tag,
 	};
 	struct ib_sge sge = {
-		.addr = queue->ka_dma,
-		.length = sizeof(*queue->ka_cmd),
+		.addr = queue->cmd_dma + tag * sizeof(struct rdmablk_cmd),
+		.length = sizeof(struct rdmablk_cmd),
 		.lkey = queue->pd->local_dma_lkey,
 	};
 	struct ib_send_wr wr = {
@@ -177,9 +178,9 @@ int rdmablk_iqueue_keepalive(struct rdmablk_iqueue *queue, unsigned long kato)
 	}
 	if (time_before(jiffies, last_rx + kato / 2))
 		return 0;
-	rdmablk_cmd_encode(queue->ka_cmd, &c);
-	ib_dma_sync_single_for_device(queue->dev, queue->ka_dma,
-				      sizeof(*queue->ka_cmd), DMA_TO_DEVICE);
+	rdmablk_cmd_encode(&queue->cmd_buf[tag], &c);
+	ib_dma_sync_single_for_device(queue->dev, sge.addr, sge.length,
+				      DMA_TO_DEVICE);
 	queue->ka_sent = jiffies;
 	set_bit(RDMABLK_IQ_KA_PENDING, &queue->flags);
 	return ib_post_send(queue->qp, &wr, NULL);
@@ -229,7 +230,7 @@ static struct request *rdmablk_iqueue_find(struct rdmablk_iqueue *queue,
 	if (!rq || rq->tag != tag || blk_mq_rq_state(rq) != MQ_RQ_IN_FLIGHT)
 		return NULL;
 	req = blk_mq_rq_to_pdu(rq);
-	if (req->queue != queue || opcode != req->cmd->opcode)
+	if (req->queue != queue || opcode != req->opcode)
 		return NULL;
 	return rq;
 }
@@ -605,6 +606,17 @@ static int rdmablk_iqueue_create_qp(struct rdmablk_iqueue *queue, u16 qd)
 	return 0;
 }
 
+/* Commands in a queue's cmd_buf, and its size in bytes. */
+static u32 rdmablk_iqueue_cmd_bufs(const struct rdmablk_iqueue *queue)
+{
+	return queue->msg_first + RDMABLK_MSG_SLOTS * RDMABLK_CMD_BATCH_MAX;
+}
+
+static size_t rdmablk_iqueue_cmd_buf_size(const struct rdmablk_iqueue *queue)
+{
+	return rdmablk_iqueue_cmd_bufs(queue) * sizeof(struct rdmablk_cmd);
+}
+
 /**
  * rdmablk_iqueue_connect() - connect a queue to the target
  * @queue: the queue, with @idev and @qid set
@@ -693,34 +705,27 @@ int rdmablk_iqueue_connect(struct rdmablk_iqueue *queue, u16 queue_depth,
 	ret = rdmablk_iqueue_alloc_recvs(queue);
 	if (ret)
 		goto out_destroy_qp;
-	queue->ka_cmd = kzalloc(sizeof(*queue->ka_cmd), GFP_KERNEL);
-	if (!queue->ka_cmd) {
+	/* Granted credits are at most those asked for: tags fit. */
+	queue->msg_first = queue_depth;
+	/* Pages, not kmalloc()'s power of two: 20 KiB rather than 32. */
+	queue->cmd_buf = alloc_pages_exact(rdmablk_iqueue_cmd_buf_size(queue),
+					   GFP_KERNEL | __GFP_ZERO);
+	if (!queue->cmd_buf) {
 		ret = -ENOMEM;
 		goto out_free_recvs;
 	}
-	queue->ka_dma = ib_dma_map_single(queue->dev, queue->ka_cmd,
-					  sizeof(*queue->ka_cmd), DMA_TO_DEVICE);
-	if (ib_dma_mapping_error(queue->dev, queue->ka_dma)) {
+	queue->cmd_dma = ib_dma_map_single(queue->dev, queue->cmd_buf,
+					   rdmablk_iqueue_cmd_buf_size(queue),
+					   DMA_TO_DEVICE);
+	if (ib_dma_mapping_error(queue->dev, queue->cmd_dma)) {
 		ret = -ENOMEM;
-		goto out_free_ka;
-	}
-	queue->msg_buf = kcalloc(RDMABLK_MSG_SLOTS * RDMABLK_CMD_BATCH_MAX,
-				 sizeof(*queue->msg_buf), GFP_KERNEL);
-	if (!queue->msg_buf) {
-		ret = -ENOMEM;
-		goto out_unmap_ka;
-	}
-	queue->msg_dma = ib_dma_map_single(queue->dev, queue->msg_buf,
-					   RDMABLK_MSG_BUF_SIZE, DMA_TO_DEVICE);
-	if (ib_dma_mapping_error(queue->dev, queue->msg_dma)) {
-		ret = -ENOMEM;
-		goto out_free_msg;
+		goto out_free_cmds;
 	}
 	queue->msg_busy = 0;
 	for (i = 0; i < queue->nr_recvs; i++) {
 		ret = rdmablk_irecv_post(&queue->recvs[i]);
 		if (ret)
-			goto out_unmap_msg;
+			goto out_unmap_cmds;
 	}
 
 	p.flags = rdmablk_iqueue_conn_flags(queue);
@@ -779,18 +784,12 @@ int rdmablk_iqueue_connect(struct rdmablk_iqueue *queue, u16 queue_depth,
 out_drain:
 	rdma_disconnect(queue->cm_id);
 	ib_drain_qp(queue->qp);
-out_unmap_msg:
-	ib_dma_unmap_single(queue->dev, queue->msg_dma, RDMABLK_MSG_BUF_SIZE,
-			    DMA_TO_DEVICE);
-out_free_msg:
-	kfree(queue->msg_buf);
-	queue->msg_buf = NULL;
-out_unmap_ka:
-	ib_dma_unmap_single(queue->dev, queue->ka_dma, sizeof(*queue->ka_cmd),
-			    DMA_TO_DEVICE);
-out_free_ka:
-	kfree(queue->ka_cmd);
-	queue->ka_cmd = NULL;
+out_unmap_cmds:
+	ib_dma_unmap_single(queue->dev, queue->cmd_dma,
+			    rdmablk_iqueue_cmd_buf_size(queue), DMA_TO_DEVICE);
+out_free_cmds:
+	free_pages_exact(queue->cmd_buf, rdmablk_iqueue_cmd_buf_size(queue));
+	queue->cmd_buf = NULL;
 out_free_recvs:
 	rdmablk_iqueue_free_recvs(queue);
 out_destroy_qp:
@@ -1075,6 +1074,15 @@ void rdmablk_iqueue_stop(struct rdmablk_iqueue *queue)
 {
 	if (!test_and_clear_bit(RDMABLK_IQ_LIVE, &queue->flags))
 		return;
+	/*
+	 * A poller in one of the CQ's handlers holds poll_lock: once it is
+	 * ours, none is, and none starts; ib_drain_qp() reaps the rest.
+	 * Else a handler could still run after the drain, while recovery
+	 * ends and requeues the requests. Connecting sets it again.
+	 */
+	spin_lock(&queue->poll_lock);
+	clear_bit(RDMABLK_IQ_POLLABLE, &queue->flags);
+	spin_unlock(&queue->poll_lock);
 	rdma_disconnect(queue->cm_id);
 	ib_drain_qp(queue->qp);
 	rdmablk_iqueue_drop_batch(queue);
@@ -1109,24 +1117,17 @@ void rdmablk_iqueue_free(struct rdmablk_iqueue *queue)
 	rdmablk_iqueue_stop(queue);
 	if (!test_and_clear_bit(RDMABLK_IQ_ALLOCATED, &queue->flags))
 		return;
-	/* No poller reaps the CQ from here on. */
-	spin_lock(&queue->poll_lock);
-	clear_bit(RDMABLK_IQ_POLLABLE, &queue->flags);
-	spin_unlock(&queue->poll_lock);
+	/* rdmablk_iqueue_stop() turned the pollers away. */
 	rdmablk_iqueue_free_stale_mrs(queue);
 	if (queue->max_pages)
 		ib_mr_pool_destroy(queue->qp, &queue->qp->rdma_mrs);
 	rdma_destroy_qp(queue->cm_id);
 	ib_free_cq(queue->cq);
 	rdmablk_iqueue_free_recvs(queue);
-	ib_dma_unmap_single(queue->dev, queue->msg_dma, RDMABLK_MSG_BUF_SIZE,
-			    DMA_TO_DEVICE);
-	kfree(queue->msg_buf);
-	queue->msg_buf = NULL;
-	ib_dma_unmap_single(queue->dev, queue->ka_dma, sizeof(*queue->ka_cmd),
-			    DMA_TO_DEVICE);
-	kfree(queue->ka_cmd);
-	queue->ka_cmd = NULL;
+	ib_dma_unmap_single(queue->dev, queue->cmd_dma,
+			    rdmablk_iqueue_cmd_buf_size(queue), DMA_TO_DEVICE);
+	free_pages_exact(queue->cmd_buf, rdmablk_iqueue_cmd_buf_size(queue));
+	queue->cmd_buf = NULL;
 	ib_dealloc_pd(queue->pd);
 	rdma_destroy_id(queue->cm_id);
 	queue->cm_id = NULL;

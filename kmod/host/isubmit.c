@@ -81,7 +81,7 @@ static bool rdmablk_msg_start(struct rdmablk_iqueue *queue,
 static void rdmablk_msg_add(struct rdmablk_iqueue *queue,
 			    struct rdmablk_ireq *msg, struct rdmablk_ireq *req)
 {
-	struct rdmablk_cmd *cmd = queue->msg_buf +
+	struct rdmablk_cmd *cmd = queue->cmd_buf + queue->msg_first +
 				  msg->msg_slot * RDMABLK_CMD_BATCH_MAX +
 				  msg->msg_cmds++;
 
@@ -110,21 +110,24 @@ static bool rdmablk_msg_joins(struct rdmablk_iqueue *queue,
 	return true;
 }
 
-/* Append @msg's SEND at *@link: its own command, or its batch's buffer. */
+/* Append @msg's SEND at *@link: its batch's buffer, or its own command. */
 static struct ib_send_wr **rdmablk_msg_close(struct rdmablk_iqueue *queue,
 					     struct rdmablk_ireq *msg,
 					     struct ib_send_wr **link)
 {
-	if (msg->msg_slot >= 0) {
-		u32 len = msg->msg_cmds * sizeof(*queue->msg_buf);
-		u64 dma = queue->msg_dma + msg->msg_slot *
-			  RDMABLK_CMD_BATCH_MAX * sizeof(*queue->msg_buf);
+	u32 first, len = sizeof(struct rdmablk_cmd);
+	u64 dma;
 
-		ib_dma_sync_single_for_device(queue->dev, dma, len,
-					      DMA_TO_DEVICE);
-		msg->sge[0].addr = dma;
-		msg->sge[0].length = len;
+	if (msg->msg_slot >= 0) {
+		first = queue->msg_first + msg->msg_slot * RDMABLK_CMD_BATCH_MAX;
+		len *= msg->msg_cmds;
+	} else {
+		first = msg->cmd - queue->cmd_buf;
 	}
+	dma = queue->cmd_dma + first * sizeof(struct rdmablk_cmd);
+	ib_dma_sync_single_for_device(queue->dev, dma, len, DMA_TO_DEVICE);
+	msg->sge[0].addr = dma;
+	msg->sge[0].length = len;
 	*link = &msg->send_wr;
 	return &msg->send_wr.next;
 }
@@ -322,11 +325,6 @@ void rdmablk_ireq_unmap(struct request *rq)
 		sg_free_table_chained(&req->sgt, RDMABLK_INLINE_SG_CNT);
 		req->sgt.sgl = NULL;
 	}
-	if (req->cmd_dma) {
-		ib_dma_unmap_single(queue->dev, req->cmd_dma,
-				    sizeof(struct rdmablk_cmd), DMA_TO_DEVICE);
-		req->cmd_dma = 0;
-	}
 }
 
 /* Map the data; inline for small writes, else one fast registration. */
@@ -400,7 +398,6 @@ void rdmablk_ireq_reset(struct request *rq)
 	req->mr_valid = false;
 	req->nents = 0;
 	req->sgt.sgl = NULL;
-	req->cmd_dma = 0;
 	req->send_wr.num_sge = 1;
 	req->msg_slot = -1;
 	refcount_set(&req->ref, 2);
@@ -450,16 +447,11 @@ blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 			goto out_unmap;
 	}
 
+	/* Tags are below the credits asked for: the place is the tag's. */
+	req->cmd = &queue->cmd_buf[rq->tag];
+	req->opcode = c.opcode;
 	rdmablk_cmd_encode(req->cmd, &c);
-	req->cmd_dma = ib_dma_map_single(queue->dev, req->cmd,
-					 sizeof(*req->cmd), DMA_TO_DEVICE);
-	if (ib_dma_mapping_error(queue->dev, req->cmd_dma)) {
-		req->cmd_dma = 0;
-		ret = -ENOMEM;
-		goto out_unmap;
-	}
-	req->sge[0].addr = req->cmd_dma;
-	req->sge[0].length = sizeof(*req->cmd);
+	/* Its address and length: when the SEND is chained. */
 	req->sge[0].lkey = queue->pd->local_dma_lkey;
 
 	req->send_cqe.done = rdmablk_ireq_send_done;
