@@ -30,8 +30,8 @@ static const struct genl_multicast_group rdmablk_mcgrps[] = {
 
 static struct genl_family rdmablk_genl_family;
 
-/* Room for the largest single message: a device with all its queues. */
-#define RDMABLK_NL_MSG_SIZE	8192
+/* Room for the largest single message: a device with its queues and paths. */
+#define RDMABLK_NL_MSG_SIZE	12288
 
 /*
  * Set while the family is registered; events are dropped otherwise, and
@@ -131,7 +131,7 @@ static int rdmablk_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 			    RDMABLK_FEAT_AUTH;
 	if (rdmablk_nl_host)
 		features |= RDMABLK_FEAT_ATTACH | RDMABLK_FEAT_AUTH |
-			    RDMABLK_FEAT_POLL;
+			    RDMABLK_FEAT_POLL | RDMABLK_FEAT_MULTIPATH;
 
 	msg = genlmsg_new(RDMABLK_NL_MSG_SIZE, GFP_KERNEL);
 	if (!msg)
@@ -483,6 +483,60 @@ static int rdmablk_nl_put_queues(struct sk_buff *msg,
 	return 0;
 }
 
+static int rdmablk_nl_put_path(struct sk_buff *msg,
+			       const struct rdmablk_path_info *pi)
+{
+	struct nlattr *p = nla_nest_start(msg, RDMABLK_ATTR_PATH);
+
+	if (!p ||
+	    nla_put_u32(msg, RDMABLK_ATTR_PATH_ID, pi->id) ||
+	    rdmablk_nl_put_addr(msg, &pi->addr) ||
+	    nla_put_u32(msg, RDMABLK_ATTR_PATH_STATE, pi->state) ||
+	    nla_put_u8(msg, RDMABLK_ATTR_PATH_STANDBY, pi->standby) ||
+	    nla_put_u32(msg, RDMABLK_ATTR_PATH_INFLIGHT, pi->inflight) ||
+	    nla_put_u64_64bit(msg, RDMABLK_ATTR_PATH_LATENCY_US,
+			      pi->latency_us, RDMABLK_ATTR_PAD) ||
+	    nla_put_u64_64bit(msg, RDMABLK_ATTR_QUEUE_COMMANDS, pi->commands,
+			      RDMABLK_ATTR_PAD) ||
+	    nla_put_u64_64bit(msg, RDMABLK_ATTR_QUEUE_COMPLETED, pi->completed,
+			      RDMABLK_ATTR_PAD) ||
+	    nla_put_u64_64bit(msg, RDMABLK_ATTR_QUEUE_ERRORS, pi->errors,
+			      RDMABLK_ATTR_PAD) ||
+	    nla_put_u64_64bit(msg, RDMABLK_ATTR_QUEUE_REQUEUED, pi->requeued,
+			      RDMABLK_ATTR_PAD) ||
+	    nla_put_u32(msg, RDMABLK_ATTR_PATH_FAILOVERS, pi->failovers) ||
+	    (pi->failovers &&
+	     nla_put_u64_64bit(msg, RDMABLK_ATTR_PATH_FAILOVER_AGE_MS,
+			       pi->failover_age_ms, RDMABLK_ATTR_PAD)) ||
+	    nla_put_u32(msg, RDMABLK_ATTR_RECONNECT_ATTEMPT, pi->attempt) ||
+	    nla_put_u32(msg, RDMABLK_ATTR_NEXT_ATTEMPT_MS, pi->next_attempt_ms) ||
+	    nla_put_u32(msg, RDMABLK_ATTR_RECONNECTS, pi->reconnects) ||
+	    (pi->last_error[0] &&
+	     nla_put_string(msg, RDMABLK_ATTR_LAST_ERROR, pi->last_error)))
+		return -EMSGSIZE;
+	nla_nest_end(msg, p);
+	return 0;
+}
+
+static int rdmablk_nl_put_paths(struct sk_buff *msg,
+				const struct rdmablk_dev_info *di)
+{
+	struct nlattr *paths;
+	u32 i;
+
+	paths = nla_nest_start(msg, RDMABLK_ATTR_PATHS);
+	if (!paths)
+		return -EMSGSIZE;
+	for (i = 0; i < di->nr_paths && i < RDMABLK_MAX_PATHS; i++) {
+		if (rdmablk_nl_put_path(msg, &di->path[i])) {
+			nla_nest_cancel(msg, paths);
+			return -EMSGSIZE;
+		}
+	}
+	nla_nest_end(msg, paths);
+	return 0;
+}
+
 static int rdmablk_nl_put_dev(struct sk_buff *msg,
 			      const struct rdmablk_dev_info *di)
 {
@@ -516,9 +570,31 @@ static int rdmablk_nl_put_dev(struct sk_buff *msg,
 	    nla_put_u32(msg, RDMABLK_ATTR_NEXT_ATTEMPT_MS, di->next_attempt_ms) ||
 	    (di->last_error[0] &&
 	     nla_put_string(msg, RDMABLK_ATTR_LAST_ERROR, di->last_error)) ||
-	    rdmablk_nl_put_queues(msg, di))
+	    nla_put_u32(msg, RDMABLK_ATTR_MP_POLICY, di->policy) ||
+	    rdmablk_nl_put_queues(msg, di) ||
+	    rdmablk_nl_put_paths(msg, di))
 		return -EMSGSIZE;
 	return 0;
+}
+
+/* Reply to @info's request with the device @di. */
+static int rdmablk_nl_reply_dev(struct genl_info *info,
+				const struct rdmablk_dev_info *di)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(RDMABLK_NL_MSG_SIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &rdmablk_genl_family, 0,
+				info->genlhdr->cmd);
+	if (!hdr || rdmablk_nl_put_dev(msg, di)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
 }
 
 static int rdmablk_nl_attach(struct sk_buff *skb, struct genl_info *info)
@@ -526,8 +602,6 @@ static int rdmablk_nl_attach(struct sk_buff *skb, struct genl_info *info)
 	const struct rdmablk_host_ops *ops = rdmablk_nl_host_ops(info->extack);
 	struct rdmablk_attach_req req;
 	struct rdmablk_dev_info *di;
-	struct sk_buff *msg;
-	void *hdr;
 	int ret;
 
 	if (!ops)
@@ -543,23 +617,37 @@ static int rdmablk_nl_attach(struct sk_buff *skb, struct genl_info *info)
 	}
 	ret = ops->attach(&req, di, info->extack);
 	rdmablk_attach_req_wipe(&req);
-	if (ret)
-		goto out_free;
+	if (!ret)
+		ret = rdmablk_nl_reply_dev(info, di);
+	kfree(di);
+	return ret;
+}
 
-	ret = -ENOMEM;
-	msg = genlmsg_new(RDMABLK_NL_MSG_SIZE, GFP_KERNEL);
-	if (!msg)
-		goto out_free;
-	hdr = genlmsg_put_reply(msg, info, &rdmablk_genl_family, 0,
-				RDMABLK_CMD_ATTACH);
-	if (!hdr || rdmablk_nl_put_dev(msg, di)) {
-		nlmsg_free(msg);
-		ret = -EMSGSIZE;
-		goto out_free;
-	}
-	genlmsg_end(msg, hdr);
-	ret = genlmsg_reply(msg, info);
-out_free:
+/* PATH_ADD, PATH_DEL, PATH_SET. */
+static int rdmablk_nl_path(struct sk_buff *skb, struct genl_info *info)
+{
+	const struct rdmablk_host_ops *ops = rdmablk_nl_host_ops(info->extack);
+	u8 cmd = info->genlhdr->cmd;
+	struct rdmablk_path_req req;
+	struct rdmablk_dev_info *di;
+	int ret;
+
+	if (!ops)
+		return -EOPNOTSUPP;
+	ret = rdmablk_nl_parse_path(genl_info_net(info), info->attrs, cmd,
+				    &req, info->extack);
+	if (ret)
+		return ret;
+	if (cmd == RDMABLK_CMD_PATH_DEL)
+		return ops->path_del(&req, info->extack);
+	if (cmd == RDMABLK_CMD_PATH_SET)
+		return ops->path_set(&req, info->extack);
+	di = kzalloc(sizeof(*di), GFP_KERNEL);
+	if (!di)
+		return -ENOMEM;
+	ret = ops->path_add(&req, di, info->extack);
+	if (!ret)
+		ret = rdmablk_nl_reply_dev(info, di);
 	kfree(di);
 	return ret;
 }
@@ -675,12 +763,14 @@ void rdmablk_nl_event_export(enum rdmablk_event event, const char *name,
 
 /**
  * rdmablk_nl_event_dev() - tell the events group about a device
- * @event: RDMABLK_EVENT_DEVICE_*
+ * @event: RDMABLK_EVENT_DEVICE_* or RDMABLK_EVENT_PATH_*
  * @di: the device
+ * @path_id: the path a PATH_* event is about, or -1
  * @reason: what caused it, or NULL
  */
 void rdmablk_nl_event_dev(enum rdmablk_event event,
-			  const struct rdmablk_dev_info *di, const char *reason)
+			  const struct rdmablk_dev_info *di, s32 path_id,
+			  const char *reason)
 {
 	struct sk_buff *msg;
 	void *hdr;
@@ -689,6 +779,7 @@ void rdmablk_nl_event_dev(enum rdmablk_event event,
 	if (!msg)
 		return;
 	if (rdmablk_nl_put_dev(msg, di) ||
+	    (path_id >= 0 && nla_put_u32(msg, RDMABLK_ATTR_PATH_ID, path_id)) ||
 	    (reason && nla_put_string(msg, RDMABLK_ATTR_REASON, reason))) {
 		nlmsg_free(msg);
 		return;
@@ -801,6 +892,27 @@ static const struct genl_ops rdmablk_genl_ops[] = {
 		.policy = rdmablk_nl_info_policy,
 		.maxattr = RDMABLK_ATTR_MAX,
 		.dumpit = rdmablk_nl_host_dump,
+	},
+	{
+		.cmd = RDMABLK_CMD_PATH_ADD,
+		.flags = GENL_ADMIN_PERM,
+		.policy = rdmablk_nl_path_policy,
+		.maxattr = RDMABLK_ATTR_MAX,
+		.doit = rdmablk_nl_path,
+	},
+	{
+		.cmd = RDMABLK_CMD_PATH_DEL,
+		.flags = GENL_ADMIN_PERM,
+		.policy = rdmablk_nl_path_policy,
+		.maxattr = RDMABLK_ATTR_MAX,
+		.doit = rdmablk_nl_path,
+	},
+	{
+		.cmd = RDMABLK_CMD_PATH_SET,
+		.flags = GENL_ADMIN_PERM,
+		.policy = rdmablk_nl_path_policy,
+		.maxattr = RDMABLK_ATTR_MAX,
+		.doit = rdmablk_nl_path,
 	},
 };
 

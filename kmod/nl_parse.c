@@ -97,6 +97,9 @@ static struct netlink_range_validation_signed rdmablk_tmo_range_signed = {
 		NLA_POLICY_FULL_RANGE_SIGNED(NLA_S32, &rdmablk_tmo_range_signed), \
 	[RDMABLK_ATTR_KEEPALIVE_TMO] = NLA_POLICY_RANGE(NLA_U32, 1, 3600)
 
+#define RDMABLK_NL_MP_POLICY						\
+	NLA_POLICY_RANGE(NLA_U32, RDMABLK_MP_QUEUE_DEPTH, __RDMABLK_MP_MAX - 1)
+
 const struct nla_policy rdmablk_nl_attach_policy[RDMABLK_ATTR_MAX + 1] = {
 	[RDMABLK_ATTR_ADDR] = { .type = NLA_NUL_STRING,
 				.len = RDMABLK_ADDR_MAX_LEN - 1 },
@@ -113,6 +116,16 @@ const struct nla_policy rdmablk_nl_attach_policy[RDMABLK_ATTR_MAX + 1] = {
 	[RDMABLK_ATTR_AUTH_TARGET_KEY] = RDMABLK_NL_KEY_POLICY,
 	[RDMABLK_ATTR_NR_POLL_QUEUES] = NLA_POLICY_MAX(NLA_U32,
 						       RDMABLK_MAX_QUEUES - 1),
+	[RDMABLK_ATTR_MP_POLICY] = RDMABLK_NL_MP_POLICY,
+};
+
+/* PATH_ADD, PATH_DEL and PATH_SET: which device, which path. */
+const struct nla_policy rdmablk_nl_path_policy[RDMABLK_ATTR_MAX + 1] = {
+	[RDMABLK_ATTR_DEV_INDEX] = { .type = NLA_U32 },
+	[RDMABLK_ATTR_ADDR] = { .type = NLA_NUL_STRING,
+				.len = RDMABLK_ADDR_MAX_LEN - 1 },
+	[RDMABLK_ATTR_PORT] = NLA_POLICY_MIN(NLA_U16, 1),
+	[RDMABLK_ATTR_PATH_STANDBY] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
 const struct nla_policy rdmablk_nl_host_policy[RDMABLK_ATTR_MAX + 1] = {
@@ -125,6 +138,7 @@ const struct nla_policy rdmablk_nl_host_policy[RDMABLK_ATTR_MAX + 1] = {
 const struct nla_policy rdmablk_nl_dev_set_policy[RDMABLK_ATTR_MAX + 1] = {
 	[RDMABLK_ATTR_DEV_INDEX] = { .type = NLA_U32 },
 	RDMABLK_NL_TMO_POLICY,
+	[RDMABLK_ATTR_MP_POLICY] = RDMABLK_NL_MP_POLICY,
 	[RDMABLK_ATTR_AUTH_KEY] = RDMABLK_NL_KEY_POLICY,
 	[RDMABLK_ATTR_AUTH_TARGET_KEY] = RDMABLK_NL_KEY_POLICY,
 };
@@ -313,6 +327,26 @@ static u32 rdmablk_nl_parse_tmo(struct nlattr **attrs, struct rdmablk_tmo *tmo)
 	return mask;
 }
 
+/* The target address of ATTACH or PATH_*: a unicast one. */
+static int rdmablk_nl_parse_target(struct net *net, struct nlattr **attrs,
+				   struct sockaddr_storage *addr,
+				   struct netlink_ext_ack *extack)
+{
+	struct rdmablk_listen_req where;
+	int ret;
+
+	ret = rdmablk_nl_parse_listen(net, attrs, &where, extack);
+	if (ret)
+		return ret;
+	*addr = where.addr;
+	if (inet_addr_is_any((struct sockaddr *)addr)) {
+		NL_SET_ERR_MSG_ATTR(extack, attrs[RDMABLK_ATTR_ADDR],
+				    "attach needs the target's address, not a wildcard");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /**
  * rdmablk_nl_parse_attach() - decode ATTACH
  * @net: namespace of the requester, for IPv6 scope names
@@ -326,19 +360,12 @@ int rdmablk_nl_parse_attach(struct net *net, struct nlattr **attrs,
 			    struct rdmablk_attach_req *req,
 			    struct netlink_ext_ack *extack)
 {
-	struct rdmablk_listen_req where;
 	int ret;
 
 	memset(req, 0, sizeof(*req));
-	ret = rdmablk_nl_parse_listen(net, attrs, &where, extack);
+	ret = rdmablk_nl_parse_target(net, attrs, &req->addr, extack);
 	if (ret)
 		return ret;
-	req->addr = where.addr;
-	if (inet_addr_is_any((struct sockaddr *)&req->addr)) {
-		NL_SET_ERR_MSG_ATTR(extack, attrs[RDMABLK_ATTR_ADDR],
-				    "attach needs the target's address, not a wildcard");
-		return -EINVAL;
-	}
 	ret = rdmablk_nl_parse_name(attrs, req->export_name, extack);
 	if (ret)
 		return ret;
@@ -365,8 +392,52 @@ int rdmablk_nl_parse_attach(struct net *net, struct nlattr **attrs,
 	req->tmo.fast_io_fail_tmo = RDMABLK_TMO_OFF;
 	req->tmo.keepalive_tmo = RDMABLK_DEFAULT_KEEPALIVE_TMO;
 	rdmablk_nl_parse_tmo(attrs, &req->tmo);
+	req->policy = attrs[RDMABLK_ATTR_MP_POLICY] ?
+		      nla_get_u32(attrs[RDMABLK_ATTR_MP_POLICY]) :
+		      RDMABLK_MP_QUEUE_DEPTH;
 	return rdmablk_nl_parse_keys(attrs, false, &req->key, &req->target_key,
 				     extack);
+}
+
+/**
+ * rdmablk_nl_parse_path() - decode a PATH_ADD, PATH_DEL or PATH_SET request
+ * @net: namespace of the requester, for IPv6 scope names
+ * @attrs: attributes validated against rdmablk_nl_path_policy
+ * @cmd: RDMABLK_CMD_PATH_*
+ * @req: result
+ * @extack: where a rejection is explained
+ *
+ * Return: 0, or -EINVAL with @extack set.
+ */
+int rdmablk_nl_parse_path(struct net *net, struct nlattr **attrs, int cmd,
+			  struct rdmablk_path_req *req,
+			  struct netlink_ext_ack *extack)
+{
+	int ret;
+
+	memset(req, 0, sizeof(*req));
+	if (NL_REQ_ATTR_CHECK(extack, NULL, attrs, RDMABLK_ATTR_DEV_INDEX)) {
+		NL_SET_ERR_MSG(extack,
+			       "missing RDMABLK_ATTR_DEV_INDEX: which rdmablkN the path leads to");
+		return -EINVAL;
+	}
+	req->index = nla_get_u32(attrs[RDMABLK_ATTR_DEV_INDEX]);
+	ret = rdmablk_nl_parse_target(net, attrs, &req->addr, extack);
+	if (ret)
+		return ret;
+	if (attrs[RDMABLK_ATTR_PATH_STANDBY]) {
+		if (cmd == RDMABLK_CMD_PATH_DEL) {
+			NL_SET_ERR_MSG_ATTR(extack, attrs[RDMABLK_ATTR_PATH_STANDBY],
+					    "removing a path takes no standby setting");
+			return -EINVAL;
+		}
+		req->has_standby = true;
+		req->standby = nla_get_u8(attrs[RDMABLK_ATTR_PATH_STANDBY]);
+	} else if (cmd == RDMABLK_CMD_PATH_SET) {
+		NL_SET_ERR_MSG(extack, "missing RDMABLK_ATTR_PATH_STANDBY: nothing to change");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /**
@@ -396,8 +467,13 @@ int rdmablk_nl_parse_dev_set(struct nlattr **attrs,
 		return ret;
 	if (req->key.hmac)
 		req->mask |= RDMABLK_DEV_SET_KEYS;
+	if (attrs[RDMABLK_ATTR_MP_POLICY]) {
+		req->mask |= RDMABLK_DEV_SET_POLICY;
+		req->policy = nla_get_u32(attrs[RDMABLK_ATTR_MP_POLICY]);
+	}
 	if (!req->mask) {
-		NL_SET_ERR_MSG(extack, "nothing to change: give a timeout or a key to set");
+		NL_SET_ERR_MSG(extack,
+			       "nothing to change: give a timeout, a key or a path policy to set");
 		return -EINVAL;
 	}
 	return 0;

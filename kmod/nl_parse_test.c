@@ -344,6 +344,15 @@ static void rdmablk_nl_attach_defaults(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, req.tmo.ctrl_loss_tmo, RDMABLK_DEFAULT_CTRL_LOSS_TMO);
 	KUNIT_EXPECT_EQ(test, req.tmo.fast_io_fail_tmo, RDMABLK_TMO_OFF);
 	KUNIT_EXPECT_EQ(test, req.tmo.keepalive_tmo, (u32)RDMABLK_DEFAULT_KEEPALIVE_TMO);
+	KUNIT_EXPECT_EQ(test, req.policy, (u32)RDMABLK_MP_QUEUE_DEPTH);
+	nl_req_free(&r);
+
+	nl_req_init(test, &r);
+	put_attach(test, &r, "192.0.2.1");
+	KUNIT_ASSERT_EQ(test, nla_put_u32(r.skb, RDMABLK_ATTR_MP_POLICY,
+					  RDMABLK_MP_MIN_LATENCY), 0);
+	KUNIT_ASSERT_EQ(test, attach(&r, &req), 0);
+	KUNIT_EXPECT_EQ(test, req.policy, (u32)RDMABLK_MP_MIN_LATENCY);
 	nl_req_free(&r);
 
 	nl_req_init(test, &r);
@@ -398,6 +407,8 @@ static const struct attach_bad attach_bads[] = {
 	{ "fast io fail -5", RDMABLK_ATTR_FAST_IO_FAIL_TMO, 1, -5, -ERANGE },
 	{ "keep-alive 0", RDMABLK_ATTR_KEEPALIVE_TMO, 0, 0, -ERANGE },
 	{ "keep-alive 3601", RDMABLK_ATTR_KEEPALIVE_TMO, 0, 3601, -ERANGE },
+	{ "policy 0", RDMABLK_ATTR_MP_POLICY, 0, 0, -ERANGE },
+	{ "policy past the last", RDMABLK_ATTR_MP_POLICY, 0, __RDMABLK_MP_MAX, -ERANGE },
 };
 
 static void attach_bad_desc(const struct attach_bad *c, char *desc)
@@ -465,11 +476,103 @@ static void rdmablk_nl_dev_set_checks(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, req.tmo.fast_io_fail_tmo, 0);
 	nl_req_free(&r);
 
+	nl_req_init(test, &r);
+	KUNIT_ASSERT_EQ(test, nla_put_u32(r.skb, RDMABLK_ATTR_DEV_INDEX, 3), 0);
+	KUNIT_ASSERT_EQ(test, nla_put_u32(r.skb, RDMABLK_ATTR_MP_POLICY,
+					  RDMABLK_MP_ROUND_ROBIN), 0);
+	KUNIT_ASSERT_EQ(test, nl_req_parse(&r, rdmablk_nl_dev_set_policy), 0);
+	KUNIT_ASSERT_EQ(test, rdmablk_nl_parse_dev_set(r.tb, &req, &r.extack), 0);
+	KUNIT_EXPECT_EQ(test, req.mask, (u32)RDMABLK_DEV_SET_POLICY);
+	KUNIT_EXPECT_EQ(test, req.policy, (u32)RDMABLK_MP_ROUND_ROBIN);
+	nl_req_free(&r);
+
 	/* An attribute DEV_SET does not take. */
 	nl_req_init(test, &r);
 	KUNIT_ASSERT_EQ(test, nla_put_u32(r.skb, RDMABLK_ATTR_DEV_INDEX, 3), 0);
 	KUNIT_ASSERT_EQ(test, nla_put_u32(r.skb, RDMABLK_ATTR_QUEUE_DEPTH, 8), 0);
 	KUNIT_EXPECT_EQ(test, nl_req_parse(&r, rdmablk_nl_dev_set_policy), -EINVAL);
+	nl_req_free(&r);
+}
+
+static int path_req(struct nl_req *r, int cmd, struct rdmablk_path_req *req)
+{
+	int ret = nl_req_parse(r, rdmablk_nl_path_policy);
+
+	if (ret)
+		return ret;
+	return rdmablk_nl_parse_path(&init_net, r->tb, cmd, req, &r->extack);
+}
+
+static void put_path(struct kunit *test, struct nl_req *r, const char *addr)
+{
+	KUNIT_ASSERT_EQ(test, nla_put_u32(r->skb, RDMABLK_ATTR_DEV_INDEX, 2), 0);
+	KUNIT_ASSERT_EQ(test, nla_put_string(r->skb, RDMABLK_ATTR_ADDR, addr), 0);
+}
+
+/*
+ * PATH_ADD, PATH_DEL, PATH_SET: a device and a unicast address; standby
+ * optional but for PATH_SET, where it is the change, and refused by
+ * PATH_DEL; only 0 or 1.
+ */
+static void rdmablk_nl_path_checks(struct kunit *test)
+{
+	struct rdmablk_path_req req;
+	struct nl_req r;
+
+	nl_req_init(test, &r);
+	put_path(test, &r, "198.51.100.1");
+	KUNIT_ASSERT_EQ(test, path_req(&r, RDMABLK_CMD_PATH_ADD, &req), 0);
+	KUNIT_EXPECT_EQ(test, req.index, 2U);
+	KUNIT_EXPECT_EQ(test, rdmablk_addr_port(&req.addr), RDMABLK_DEFAULT_PORT);
+	KUNIT_EXPECT_FALSE(test, req.has_standby);
+	nl_req_free(&r);
+
+	nl_req_init(test, &r);
+	put_path(test, &r, "198.51.100.1");
+	KUNIT_ASSERT_EQ(test, nla_put_u16(r.skb, RDMABLK_ATTR_PORT, 4000), 0);
+	KUNIT_ASSERT_EQ(test, nla_put_u8(r.skb, RDMABLK_ATTR_PATH_STANDBY, 1), 0);
+	KUNIT_ASSERT_EQ(test, path_req(&r, RDMABLK_CMD_PATH_ADD, &req), 0);
+	KUNIT_EXPECT_EQ(test, rdmablk_addr_port(&req.addr), 4000);
+	KUNIT_EXPECT_TRUE(test, req.has_standby);
+	KUNIT_EXPECT_TRUE(test, req.standby);
+	nl_req_free(&r);
+
+	nl_req_init(test, &r);
+	put_path(test, &r, "198.51.100.1");
+	KUNIT_ASSERT_EQ(test, nla_put_u8(r.skb, RDMABLK_ATTR_PATH_STANDBY, 1), 0);
+	KUNIT_EXPECT_EQ(test, path_req(&r, RDMABLK_CMD_PATH_DEL, &req), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, r.extack._msg);
+	nl_req_free(&r);
+
+	nl_req_init(test, &r);
+	put_path(test, &r, "198.51.100.1");
+	KUNIT_EXPECT_EQ(test, path_req(&r, RDMABLK_CMD_PATH_SET, &req), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, r.extack._msg);
+	nl_req_free(&r);
+
+	nl_req_init(test, &r);
+	put_path(test, &r, "198.51.100.1");
+	KUNIT_ASSERT_EQ(test, nla_put_u8(r.skb, RDMABLK_ATTR_PATH_STANDBY, 2), 0);
+	KUNIT_EXPECT_EQ(test, path_req(&r, RDMABLK_CMD_PATH_SET, &req), -ERANGE);
+	nl_req_free(&r);
+
+	nl_req_init(test, &r);
+	put_path(test, &r, "0.0.0.0");
+	KUNIT_EXPECT_EQ(test, path_req(&r, RDMABLK_CMD_PATH_ADD, &req), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, r.extack._msg);
+	nl_req_free(&r);
+
+	nl_req_init(test, &r);
+	KUNIT_ASSERT_EQ(test, nla_put_string(r.skb, RDMABLK_ATTR_ADDR, "198.51.100.1"), 0);
+	KUNIT_EXPECT_EQ(test, path_req(&r, RDMABLK_CMD_PATH_ADD, &req), -EINVAL);
+	KUNIT_EXPECT_EQ(test, r.extack.miss_type, (u32)RDMABLK_ATTR_DEV_INDEX);
+	nl_req_free(&r);
+
+	/* An attribute the path commands do not take. */
+	nl_req_init(test, &r);
+	put_path(test, &r, "198.51.100.1");
+	KUNIT_ASSERT_EQ(test, nla_put_u32(r.skb, RDMABLK_ATTR_QUEUE_DEPTH, 8), 0);
+	KUNIT_EXPECT_EQ(test, nl_req_parse(&r, rdmablk_nl_path_policy), -EINVAL);
 	nl_req_free(&r);
 }
 
@@ -688,6 +791,7 @@ static struct kunit_case rdmablk_nl_parse_test_cases[] = {
 	KUNIT_CASE_PARAM(rdmablk_nl_attach_rejects, attach_bad_gen_params),
 	KUNIT_CASE(rdmablk_nl_attach_rejects_wildcard),
 	KUNIT_CASE(rdmablk_nl_dev_set_checks),
+	KUNIT_CASE(rdmablk_nl_path_checks),
 	KUNIT_CASE(rdmablk_nl_attach_keys),
 	KUNIT_CASE(rdmablk_nl_key_rejects),
 	KUNIT_CASE(rdmablk_nl_host_checks),

@@ -96,21 +96,25 @@ struct rdmablk_tmo {
 #define RDMABLK_TMO_SET_KEEPALIVE		BIT(3)
 /* ... and that it carries new keys. */
 #define RDMABLK_DEV_SET_KEYS			BIT(4)
+#define RDMABLK_DEV_SET_POLICY			BIT(5)
 
 /**
  * struct rdmablk_dev_set_req - a decoded DEV_SET request
  * @index: N of rdmablkN
- * @mask: RDMABLK_TMO_SET_* present in @tmo, RDMABLK_DEV_SET_KEYS
+ * @mask: RDMABLK_TMO_SET_* present in @tmo, RDMABLK_DEV_SET_KEYS,
+ *	RDMABLK_DEV_SET_POLICY
  * @tmo: new settings
  * @key: with RDMABLK_DEV_SET_KEYS, the secret the next connections use
  * @target_key: with RDMABLK_DEV_SET_KEYS, the target's secret they expect,
  *	or none
+ * @policy: with RDMABLK_DEV_SET_POLICY, enum rdmablk_mp_policy
  *
  * Whoever decoded one wipes it with rdmablk_dev_set_req_wipe().
  */
 struct rdmablk_dev_set_req {
 	u32 index;
 	u32 mask;
+	u32 policy;
 	struct rdmablk_tmo tmo;
 	struct rdmablk_key key;
 	struct rdmablk_key target_key;
@@ -134,11 +138,13 @@ static inline void rdmablk_dev_set_req_wipe(struct rdmablk_dev_set_req *req)
  * @key: our secret, or none (@key.hmac 0): do not authenticate
  * @target_key: the target's secret for us, or none: do not ask the target
  *	to prove itself
+ * @policy: enum rdmablk_mp_policy
  *
  * Whoever decoded one wipes it with rdmablk_attach_req_wipe().
  */
 struct rdmablk_attach_req {
 	struct sockaddr_storage addr;
+	u32 policy;
 	char export_name[RDMABLK_EXPORT_NAME_MAX];
 	u8 hostid[RDMABLK_UUID_SIZE];
 	u32 nr_queues;
@@ -154,6 +160,20 @@ static inline void rdmablk_attach_req_wipe(struct rdmablk_attach_req *req)
 	rdmablk_key_wipe(&req->key);
 	rdmablk_key_wipe(&req->target_key);
 }
+
+/**
+ * struct rdmablk_path_req - a decoded PATH_ADD, PATH_DEL or PATH_SET request
+ * @index: N of rdmablkN
+ * @addr: the path's target address and port
+ * @standby: the path is used only while no other is live
+ * @has_standby: @standby was given
+ */
+struct rdmablk_path_req {
+	u32 index;
+	struct sockaddr_storage addr;
+	bool standby;
+	bool has_standby;
+};
 
 /**
  * struct rdmablk_host_req - a decoded HOST_SET or HOST_DEL request
@@ -208,6 +228,44 @@ struct rdmablk_queue_info {
 #define RDMABLK_ERROR_LEN	96
 
 /**
+ * struct rdmablk_path_info - snapshot of one path of an attached device
+ * @id: its number in the device
+ * @addr: its target address and port
+ * @state: enum rdmablk_dev_state of the path
+ * @standby: used only while no other path is live
+ * @inflight: requests sent on it and not completed
+ * @latency_us: moving average of its requests' latencies
+ * @commands: its queues' counters (struct rdmablk_queue_info) added up
+ * @completed: likewise
+ * @errors: likewise
+ * @requeued: likewise
+ * @failovers: times its loss moved its requests
+ * @failover_age_ms: since the last of those, when @failovers
+ * @attempt: reconnect attempts since it was lost
+ * @next_attempt_ms: time to its next attempt, when reconnecting
+ * @reconnects: successful reconnects
+ * @last_error: why it was lost or its last attempt failed
+ */
+struct rdmablk_path_info {
+	u32 id;
+	struct sockaddr_storage addr;
+	u32 state;
+	bool standby;
+	u32 inflight;
+	u64 latency_us;
+	u64 commands;
+	u64 completed;
+	u64 errors;
+	u64 requeued;
+	u32 failovers;
+	u64 failover_age_ms;
+	u32 attempt;
+	u32 next_attempt_ms;
+	u32 reconnects;
+	char last_error[RDMABLK_ERROR_LEN];
+};
+
+/**
  * struct rdmablk_dev_info - snapshot of an attached device
  * @index: N of rdmablkN
  * @name: "rdmablkN"
@@ -225,7 +283,11 @@ struct rdmablk_queue_info {
  * @last_error: why the connection was lost or the last attempt failed
  * @reconnects: successful reconnects since attach
  * @auth: enum rdmablk_auth_mode of the connections
- * @queue: per-queue state and counters, @nr_queues of them
+ * @queue: per-queue state and counters, @nr_queues of them, each the
+ *	sum of every path's queue of that number
+ * @policy: enum rdmablk_mp_policy
+ * @nr_paths: paths
+ * @path: @nr_paths of them
  */
 struct rdmablk_dev_info {
 	int index;
@@ -245,6 +307,9 @@ struct rdmablk_dev_info {
 	u32 reconnects;
 	u32 auth;
 	struct rdmablk_queue_info queue[RDMABLK_MAX_QUEUES];
+	u32 policy;
+	u32 nr_paths;
+	struct rdmablk_path_info path[RDMABLK_MAX_PATHS];
 };
 
 extern const struct nla_policy rdmablk_nl_export_policy[RDMABLK_ATTR_MAX + 1];
@@ -252,6 +317,7 @@ extern const struct nla_policy rdmablk_nl_attach_policy[RDMABLK_ATTR_MAX + 1];
 extern const struct nla_policy rdmablk_nl_detach_policy[RDMABLK_ATTR_MAX + 1];
 extern const struct nla_policy rdmablk_nl_dev_set_policy[RDMABLK_ATTR_MAX + 1];
 extern const struct nla_policy rdmablk_nl_host_policy[RDMABLK_ATTR_MAX + 1];
+extern const struct nla_policy rdmablk_nl_path_policy[RDMABLK_ATTR_MAX + 1];
 
 int rdmablk_nl_parse_export(struct nlattr **attrs, bool add,
 			    struct rdmablk_export_req *req,
@@ -262,6 +328,9 @@ int rdmablk_nl_parse_attach(struct net *net, struct nlattr **attrs,
 int rdmablk_nl_parse_dev_set(struct nlattr **attrs,
 			     struct rdmablk_dev_set_req *req,
 			     struct netlink_ext_ack *extack);
+int rdmablk_nl_parse_path(struct net *net, struct nlattr **attrs, int cmd,
+			  struct rdmablk_path_req *req,
+			  struct netlink_ext_ack *extack);
 int rdmablk_nl_parse_host(struct nlattr **attrs, bool set,
 			  struct rdmablk_host_req *req,
 			  struct netlink_ext_ack *extack);
@@ -274,6 +343,7 @@ void rdmablk_nl_event_listener(enum rdmablk_event event,
 void rdmablk_nl_event_export(enum rdmablk_event event, const char *name,
 			     const u8 *uuid);
 void rdmablk_nl_event_dev(enum rdmablk_event event,
-			  const struct rdmablk_dev_info *info, const char *reason);
+			  const struct rdmablk_dev_info *info, s32 path_id,
+			  const char *reason);
 
 #endif /* RDMABLK_H */

@@ -120,6 +120,9 @@ struct rdmablk_target_ops {
  * @set: DEV_SET: change the recovery settings of a device
  * @reconnect: RECONNECT: reconnect a device now
  * @get: DEV_GET: snapshot the idx-th device; -ENOENT past the last one
+ * @path_add: PATH_ADD: connect a new path to a device and describe it
+ * @path_del: PATH_DEL: remove a path of a device
+ * @path_set: PATH_SET: change a path's settings
  *
  * Every operation may sleep. A failure is explained in @extack where there
  * is one.
@@ -133,6 +136,13 @@ struct rdmablk_host_ops {
 		   struct netlink_ext_ack *extack);
 	int (*reconnect)(int index, struct netlink_ext_ack *extack);
 	int (*get)(unsigned long idx, struct rdmablk_dev_info *info);
+	int (*path_add)(const struct rdmablk_path_req *req,
+			struct rdmablk_dev_info *info,
+			struct netlink_ext_ack *extack);
+	int (*path_del)(const struct rdmablk_path_req *req,
+			struct netlink_ext_ack *extack);
+	int (*path_set)(const struct rdmablk_path_req *req,
+			struct netlink_ext_ack *extack);
 };
 
 /* netlink.c: registration, only while the family is not registered. */

@@ -152,38 +152,43 @@ TRACE_EVENT(rdmablk_cmd_complete,
 );
 
 TRACE_EVENT(rdmablk_dev_state,
-	    TP_PROTO(const char *disk, u32 old, u32 new, const char *why),
-	    TP_ARGS(disk, old, new, why),
+	    TP_PROTO(const char *disk, int path, u32 old, u32 new,
+		     const char *why),
+	    TP_ARGS(disk, path, old, new, why),
 	    TP_STRUCT__entry(__string(disk, disk)
+			     __field(int, path)
 			     __field(u32, old)
 			     __field(u32, new)
 			     __string(why, why ?: "")),
 	    TP_fast_assign(__assign_str(disk, disk);
+			   __entry->path = path;
 			   __entry->old = old;
 			   __entry->new = new;
 			   __assign_str(why, why ?: "");),
-	    TP_printk("%s %s -> %s reason=%s", __get_str(disk),
-		      rdmablk_show_dev_state(__entry->old),
+	    TP_printk("%s path=%d %s -> %s reason=%s", __get_str(disk),
+		      __entry->path, rdmablk_show_dev_state(__entry->old),
 		      rdmablk_show_dev_state(__entry->new), __get_str(why))
 );
 
 /* @max: attempts before giving up, 0 = unlimited; @result: 0 or -errno */
 TRACE_EVENT(rdmablk_reconnect,
-	    TP_PROTO(const char *disk, u32 attempt, u32 max, int result,
-		     const char *why),
-	    TP_ARGS(disk, attempt, max, result, why),
+	    TP_PROTO(const char *disk, u32 path, u32 attempt, u32 max,
+		     int result, const char *why),
+	    TP_ARGS(disk, path, attempt, max, result, why),
 	    TP_STRUCT__entry(__string(disk, disk)
+			     __field(u32, path)
 			     __field(u32, attempt)
 			     __field(u32, max)
 			     __field(int, result)
 			     __string(why, why ?: "")),
 	    TP_fast_assign(__assign_str(disk, disk);
+			   __entry->path = path;
 			   __entry->attempt = attempt;
 			   __entry->max = max;
 			   __entry->result = result;
 			   __assign_str(why, why ?: "");),
-	    TP_printk("%s attempt=%u max=%u result=%d reason=%s",
-		      __get_str(disk), __entry->attempt, __entry->max,
+	    TP_printk("%s path=%u attempt=%u max=%u result=%d reason=%s",
+		      __get_str(disk), __entry->path, __entry->attempt, __entry->max,
 		      __entry->result, __get_str(why))
 );
 

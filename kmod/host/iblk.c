@@ -57,6 +57,7 @@ static void rdmablk_account_rq(struct rdmablk_iqueue *queue,
 	}
 	atomic64_inc(&st->completed);
 	atomic64_add(latency, &st->latency_ns);
+	rdmablk_ipath_account(queue->path, latency);
 	if (req->status != RDMABLK_S_OK)
 		atomic64_inc(&st->errors);
 	else if (req_op(rq) == REQ_OP_READ)
@@ -65,24 +66,39 @@ static void rdmablk_account_rq(struct rdmablk_iqueue *queue,
 		atomic64_add(blk_rq_bytes(rq), &st->write_bytes);
 }
 
-/* End @rq with @status before it was sent: counted and traced too. */
-static blk_status_t rdmablk_fail_rq(struct rdmablk_iqueue *queue,
+/*
+ * End @rq with @status before it was sent: counted and traced too, on
+ * @queue, or with none on the first path's queue of its hardware queue
+ * (@hctx). Under the dispatch's RCU.
+ */
+static blk_status_t rdmablk_fail_rq(struct blk_mq_hw_ctx *hctx,
+				    struct rdmablk_iqueue *queue,
 				    struct request *rq, u16 status)
 {
 	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
+	struct rdmablk_idev *idev = hctx->driver_data;
+	struct rdmablk_ipath *path;
+	u32 i;
 
 	req->status = status;
-	rdmablk_account_rq(queue, rq, false);
+	for (i = 0; !queue && i < RDMABLK_MAX_PATHS; i++) {
+		path = rcu_dereference(idev->paths[i]);
+		if (path && path->queues)
+			queue = &path->queues[hctx->queue_num];
+	}
+	if (queue)
+		rdmablk_account_rq(queue, rq, false);
 	return rdmablk_status_to_blk(status);
 }
 
 static blk_status_t rdmablk_queue_rq(struct blk_mq_hw_ctx *hctx,
 				     const struct blk_mq_queue_data *bd)
 {
-	struct rdmablk_iqueue *queue = hctx->driver_data;
-	struct rdmablk_idev *idev = queue->idev;
+	struct rdmablk_idev *idev = hctx->driver_data;
 	struct request *rq = bd->rq;
 	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
+	struct rdmablk_iqueue *queue;
+	struct rdmablk_ipath *path;
 	blk_status_t sts;
 
 	/* A new request, not one sent again: its retries start at 0. */
@@ -96,37 +112,57 @@ static blk_status_t rdmablk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	case RDMABLK_DEV_LIVE:
 		break;
 	case RDMABLK_DEV_RECONNECTING:
-		/* Quiesced while reconnecting, unless I/O is to fail fast. */
+		/* Quiesced while no path is live, unless I/O is to fail fast. */
 		if (!READ_ONCE(idev->fail_fast))
 			return BLK_STS_RESOURCE;
-		return rdmablk_fail_rq(queue, rq, RDMABLK_S_IO_ERROR);
+		return rdmablk_fail_rq(hctx, NULL, rq, RDMABLK_S_IO_ERROR);
 	default:
-		return rdmablk_fail_rq(queue, rq, RDMABLK_S_IO_ERROR);
+		return rdmablk_fail_rq(hctx, NULL, rq, RDMABLK_S_IO_ERROR);
 	}
-	if (unlikely(!test_bit(RDMABLK_IQ_LIVE, &queue->flags)))
+	/* Under the dispatch's RCU: a path is freed after a grace period. */
+	path = rdmablk_idev_select_path(idev, hctx->queue_num);
+	if (unlikely(!path))
 		return BLK_STS_RESOURCE;
+	queue = &path->queues[hctx->queue_num];
 
 	rdmablk_ireq_reset(rq);
 	blk_mq_start_request(rq);
+	atomic_inc(&path->inflight);
 	sts = rdmablk_iqueue_submit(queue, rq, !bd->last);
+	if (likely(sts == BLK_STS_OK))
+		return sts;
+	atomic_dec(&path->inflight);
 	if (unlikely(sts == BLK_STS_IOERR)) {
-		rdmablk_idev_conn_lost(idev, "cannot post a command");
+		rdmablk_ipath_conn_lost(path, "cannot post a command");
 		if (++req->retries > RDMABLK_MAX_RETRIES)
-			return rdmablk_fail_rq(queue, rq, RDMABLK_S_IO_ERROR);
+			return rdmablk_fail_rq(hctx, queue, rq, RDMABLK_S_IO_ERROR);
 		/* Not sent: the request goes back with the others. */
 		rdmablk_account_rq(queue, rq, true);
+		req->queue = NULL;
 		blk_mq_requeue_request(rq, false);
 		return BLK_STS_OK;
 	}
 	if (unlikely(sts == BLK_STS_NOTSUPP))
-		return rdmablk_fail_rq(queue, rq, RDMABLK_S_UNSUPPORTED);
+		return rdmablk_fail_rq(hctx, queue, rq, RDMABLK_S_UNSUPPORTED);
+	req->queue = NULL;
 	return sts;
 }
 
-/* Requests queued with more to come were the last: post them now. */
+/*
+ * Requests queued with more to come were the last: post them now, on
+ * every path they went to.
+ */
 static void rdmablk_commit_rqs(struct blk_mq_hw_ctx *hctx)
 {
-	rdmablk_iqueue_commit(hctx->driver_data);
+	struct rdmablk_idev *idev = hctx->driver_data;
+	struct rdmablk_ipath *path;
+	u32 i;
+
+	for (i = 0; i < RDMABLK_MAX_PATHS; i++) {
+		path = rcu_dereference(idev->paths[i]);
+		if (path && path->queues)
+			rdmablk_iqueue_commit(&path->queues[hctx->queue_num]);
+	}
 }
 
 static void rdmablk_complete_rq(struct request *rq)
@@ -134,8 +170,12 @@ static void rdmablk_complete_rq(struct request *rq)
 	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
 
 	rdmablk_ireq_unmap(rq);
-	if (req->queue)
+	if (req->queue) {
 		rdmablk_account_rq(req->queue, rq, req->requeue);
+		atomic_dec(&req->queue->path->inflight);
+		/* Sent again, it may go on another path. */
+		req->queue = NULL;
+	}
 	if (req->requeue) {
 		req->requeue = false;
 		blk_mq_requeue_request(rq, false);
@@ -147,20 +187,26 @@ static void rdmablk_complete_rq(struct request *rq)
 static enum blk_eh_timer_return rdmablk_timeout(struct request *rq)
 {
 	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
+	struct rdmablk_iqueue *queue;
 
-	pr_warn_ratelimited("%s: command timed out; treating the connection as lost\n",
-			    req->queue->idev->name);
-	/* err_work requeues this request once the queues are stopped. */
-	rdmablk_idev_conn_lost(req->queue->idev, "command timed out");
+	/* A removed path is freed after a grace period: none ends under us. */
+	rcu_read_lock();
+	queue = READ_ONCE(req->queue);
+	/* Not on a path (being sent, or put back): blk-mq looks again. */
+	if (queue) {
+		pr_warn_ratelimited("%s: command timed out on path %u; treating its connection as lost\n",
+				    queue->idev->name, queue->path->id);
+		/* err_work requeues the request once the path's queues are stopped. */
+		rdmablk_ipath_conn_lost(queue->path, "command timed out");
+	}
+	rcu_read_unlock();
 	return BLK_EH_RESET_TIMER;
 }
 
 static int rdmablk_init_hctx(struct blk_mq_hw_ctx *hctx, void *data,
 			     unsigned int hctx_idx)
 {
-	struct rdmablk_idev *idev = data;
-
-	hctx->driver_data = &idev->queues[hctx_idx];
+	hctx->driver_data = data;
 	return 0;
 }
 
@@ -189,13 +235,22 @@ static void rdmablk_map_queues(struct blk_mq_tag_set *set)
 	blk_mq_map_queues(&set->map[HCTX_TYPE_POLL]);
 }
 
+/* Reap the polled queue of this hardware queue on every path. */
 static int rdmablk_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob)
 {
-	struct rdmablk_iqueue *queue = hctx->driver_data;
+	struct rdmablk_idev *idev = hctx->driver_data;
+	struct rdmablk_ipath *path;
+	int i, n = 0;
 
-	if (!queue->polled)
-		return 0;
-	return rdmablk_iqueue_poll(queue);
+	/* A path is freed after a grace period; its queues with it. */
+	rcu_read_lock();
+	for (i = 0; i < RDMABLK_MAX_PATHS; i++) {
+		path = rcu_dereference(idev->paths[i]);
+		if (path && path->queues && path->queues[hctx->queue_num].polled)
+			n += rdmablk_iqueue_poll(&path->queues[hctx->queue_num]);
+	}
+	rcu_read_unlock();
+	return n;
 }
 
 static int rdmablk_init_request(struct blk_mq_tag_set *set, struct request *rq,
@@ -326,7 +381,7 @@ void rdmablk_idev_add_work(struct work_struct *work)
 	if (ret) {
 		pr_err("%s: cannot create the block device: %d; detach it\n",
 		       idev->name, ret);
-		rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_STATE,
+		rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_STATE, NULL,
 				   "cannot create the block device");
 	} else {
 		set_bit(RDMABLK_IDEV_ADDED, &idev->flags);

@@ -6,53 +6,67 @@
  * iblk.c the block device, ireport.c what they report. The states and
  * the locks of all four are described here.
  *
- * States (enum rdmablk_dev_state), changed only through the table of
- * state.c (rdmablk_dev_state_change_ok()):
+ * A device has 1 to RDMABLK_MAX_PATHS paths (ipath.c), each a target
+ * address with its own queues, keep-alive and recovery. Paths and the
+ * device have states of enum rdmablk_dev_state, changed only through the
+ * table of state.c (rdmablk_dev_state_change_ok()):
  *
- *   attach (NEW) --> LIVE --(loss)--> RECONNECTING --(attempt ok)--> LIVE
- *                                   |  fast_io_fail_tmo: I/O fails, retrying goes on
- *                                   +--(ctrl_loss_tmo, or another export
- *                                   |   behind the name)--> DEAD: I/O fails
- *              DEAD --(RECONNECT command)--> RECONNECTING
- *   any --(detach)--> DELETING, terminal
+ *   path:   NEW --> LIVE --(loss)--> RECONNECTING --(attempt ok)--> LIVE
+ *                                  +--(ctrl_loss_tmo, or another export
+ *                                  |   behind it)--> DEAD
+ *           DEAD --(RECONNECT command)--> RECONNECTING
+ *           any --(PATH_DEL, detach)--> DELETING, terminal
+ *   device: LIVE while a path is LIVE; RECONNECTING while none is and
+ *           one is being connected (fast_io_fail_tmo runs from the last
+ *           live path's loss: I/O then fails, retrying goes on); DEAD when
+ *           every path is (I/O fails); NEW until its first path is live;
+ *           DELETING from detach on, terminal
  *
- * On a loss err_work takes the queues down with rdmablk_idev_teardown()
- * (quiesce, stop and drain, requeue what got no answer, free);
- * reconnect_work then tries every reconnect_delay. A successful attempt
- * checks the export's UUID (a different export behind the same name is
- * never written to) and size (a resize resizes the disk), and restarts the
- * queue: the requeued requests are sent again. The works are (re-)armed
- * only through rdmablk_idev_arm(), which checks the state they need under
- * state_lock.
+ * On a path's loss its err_work takes its queues down with
+ * rdmablk_ipath_teardown() (quiesce for the while, stop and drain,
+ * requeue what got no answer, free): the requests go to another live path
+ * at once, or wait (the queue stays quiesced) until one is live.
+ * reconnect_work then tries the path every reconnect_delay. A successful
+ * attempt checks the export's UUID (a different export behind the address
+ * is never written to) and size (a resize resizes the disk) and makes the
+ * path LIVE. The works are (re-)armed only through rdmablk_ipath_arm(),
+ * which checks the state they need under state_lock.
  *
  * Locking and lifetime:
  *  - rdmablk_idevs_lock (mutex) protects rdmablk_idevs. Held across
  *    attach's lookup and insertion, not across connecting, so a slow
  *    target does not block other requests; a device being attached is
  *    listed (without a disk) so it cannot be attached twice.
+ *  - idev->paths_lock (mutex, taken inside rdmablk_idevs_lock) serialises
+ *    adding and removing paths with each other and with detach, which
+ *    takes it before it frees the device; held across connecting a new
+ *    path.
  *  - idev->state_lock (spinlock, irq-safe: losses are noticed in
- *    completion context) protects state, lost_at, attempt, last_error.
- *  - idev->recovery_lock (mutex) serialises err_work, reconnect_work, the
- *    RECONNECT command and teardown, and protects what they change: the
- *    queues' connections.
- *  - idev->quiesce_lock (mutex, taken inside recovery_lock) protects
+ *    completion context) protects the device's state and lost_at, and
+ *    each path's state, attempt, extra_attempts, last_error and lost_why;
+ *    the path array changes under it too.
+ *  - path->recovery_lock (mutex, inside paths_lock) serialises the path's
+ *    err_work, reconnect_work, the RECONNECT command and its teardown, and
+ *    protects its queues' connections.
+ *  - idev->quiesce_lock (mutex, taken inside a recovery_lock) protects
  *    quiesced and fail_fast and is held across quiescing the request queue
- *    and unquiescing it. fail_fast_work takes it alone: a reconnect attempt
- *    holds recovery_lock while it connects, and fast_io_fail_tmo must not
- *    wait for that.
+ *    for want of a live path and unquiescing it. fail_fast_work takes it
+ *    alone: a reconnect attempt holds its recovery_lock while it connects,
+ *    and fast_io_fail_tmo must not wait for that.
  *    Lookups find a device only once it is RDMABLK_IDEV_ATTACHED, which
- *    attach sets under this lock as its last step.
- *  - Keep-alives are sent by ka_work once the device is LIVE (under
- *    recovery_lock), and before that by the thread connecting the queues
- *    of an attach or a reconnect attempt, to the queues it opened already
- *    (rdmablk_idev_keep_open_alive()): never by both at once.
- *  - Attach connects the queues (state NEW), makes the device LIVE and
- *    returns; add_work adds the disk, whose partition read is I/O like any
- *    other: the ATTACH request never waits for the target's answers.
+ *    attach sets under rdmablk_idevs_lock as its last step.
+ *  - Keep-alives are sent by a path's ka_work once it is LIVE (under its
+ *    recovery_lock), and before that by the thread connecting its queues
+ *    (attach, PATH_ADD, a reconnect attempt), to the queues it opened
+ *    already: never by both at once.
+ *  - Attach connects the first path (state NEW), makes it and the device
+ *    LIVE and returns; add_work adds the disk, whose partition read is I/O
+ *    like any other: the ATTACH request never waits for the target's
+ *    answers.
  *  - Detach marks the device DELETING (after which no work is armed),
  *    cancels the recovery works, fails I/O if the device is not live or
  *    its disk is still being added, waits for add_work, removes the disk
- *    (waiting for in-flight I/O), then tears the queues down with the same
+ *    (waiting for in-flight I/O), then tears the paths down with the same
  *    helper as recovery and frees the device.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -69,15 +83,49 @@ static DEFINE_MUTEX(rdmablk_idevs_lock);
 static DEFINE_IDA(rdmablk_index_ida);
 int rdmablk_major;
 
+/*
+ * The device with a path to @addr serving @export_name, attached or being
+ * attached (its first path is linked before it connects). The caller
+ * holds rdmablk_idevs_lock; each device's paths are read under its
+ * state_lock.
+ */
 static struct rdmablk_idev *rdmablk_idev_find(const struct sockaddr_storage *addr,
 					      const char *export_name)
+{
+	struct rdmablk_ipath *paths[RDMABLK_MAX_PATHS];
+	struct rdmablk_ipath *path;
+	struct rdmablk_idev *idev;
+	unsigned long flags;
+	bool found;
+	u32 i, n;
+
+	lockdep_assert_held(&rdmablk_idevs_lock);
+	list_for_each_entry(idev, &rdmablk_idevs, node) {
+		if (strcmp(idev->export_name, export_name))
+			continue;
+		found = false;
+		spin_lock_irqsave(&idev->state_lock, flags);
+		n = rdmablk_idev_paths(idev, paths);
+		for (i = 0; i < n; i++) {
+			path = paths[i];
+			found |= rdmablk_addr_equal(&path->addr, addr);
+		}
+		spin_unlock_irqrestore(&idev->state_lock, flags);
+		if (found)
+			return idev;
+	}
+	return NULL;
+}
+
+/* The attached device of the export with @uuid; under rdmablk_idevs_lock. */
+static struct rdmablk_idev *rdmablk_idev_find_uuid(const u8 *uuid)
 {
 	struct rdmablk_idev *idev;
 
 	lockdep_assert_held(&rdmablk_idevs_lock);
 	list_for_each_entry(idev, &rdmablk_idevs, node)
-		if (rdmablk_addr_equal(&idev->addr, addr) &&
-		    !strcmp(idev->export_name, export_name))
+		if (test_bit(RDMABLK_IDEV_ATTACHED, &idev->flags) &&
+		    !memcmp(idev->info.uuid, uuid, RDMABLK_UUID_SIZE))
 			return idev;
 	return NULL;
 }
@@ -85,8 +133,7 @@ static struct rdmablk_idev *rdmablk_idev_find(const struct sockaddr_storage *add
 static void rdmablk_idev_free(struct rdmablk_idev *idev)
 {
 	mutex_destroy(&idev->quiesce_lock);
-	mutex_destroy(&idev->recovery_lock);
-	kfree(idev->queues);
+	mutex_destroy(&idev->paths_lock);
 	ida_free(&rdmablk_index_ida, idev->index);
 	rdmablk_key_wipe(&idev->key);
 	rdmablk_key_wipe(&idev->target_key);
@@ -107,26 +154,25 @@ static int rdmablk_idev_attach(const struct rdmablk_attach_req *req,
 			       struct netlink_ext_ack *extack)
 {
 	struct rdmablk_idev *idev, *other;
+	struct rdmablk_ipath *path;
 	const char *why;
 	int ret;
 
 	idev = kzalloc(sizeof(*idev), GFP_KERNEL);
 	if (!idev)
 		return -ENOMEM;
-	idev->addr = req->addr;
 	strscpy(idev->export_name, req->export_name, sizeof(idev->export_name));
 	memcpy(idev->hostid, req->hostid, sizeof(idev->hostid));
 	idev->key = req->key;
 	idev->target_key = req->target_key;
 	idev->tmo = req->tmo;
+	idev->policy = req->policy;
 	spin_lock_init(&idev->state_lock);
-	mutex_init(&idev->recovery_lock);
+	mutex_init(&idev->paths_lock);
+	init_rwsem(&idev->key_sem);
 	mutex_init(&idev->quiesce_lock);
-	INIT_WORK(&idev->err_work, rdmablk_idev_err_work);
 	INIT_WORK(&idev->add_work, rdmablk_idev_add_work);
-	INIT_DELAYED_WORK(&idev->reconnect_work, rdmablk_idev_reconnect_work);
 	INIT_DELAYED_WORK(&idev->fail_fast_work, rdmablk_idev_fail_fast_work);
-	INIT_DELAYED_WORK(&idev->ka_work, rdmablk_idev_ka_work);
 	idev->index = ida_alloc_max(&rdmablk_index_ida, (1 << MINORBITS) / 16 - 1,
 				    GFP_KERNEL);
 	if (idev->index < 0) {
@@ -149,53 +195,64 @@ static int rdmablk_idev_attach(const struct rdmablk_attach_req *req,
 	list_add_tail(&idev->node, &rdmablk_idevs);
 	mutex_unlock(&rdmablk_idevs_lock);
 
-	ret = rdmablk_idev_connect(idev, req, extack);
+	ret = rdmablk_idev_add_first_path(idev, req, extack);
 	if (ret)
-		goto out_free_queues;
+		goto out_unlist;
+	path = rcu_dereference_protected(idev->paths[0], 1);
 	ret = rdmablk_idev_alloc_disk(idev);
 	if (ret) {
 		NL_SET_ERR_MSG(extack, "cannot create the block device");
-		goto out_free_disk;
+		goto out_free_paths;
 	}
 	/*
 	 * Published under rdmablk_idevs_lock: until RDMABLK_IDEV_ATTACHED is
 	 * set, no lookup finds the device, so nothing can detach it under us.
 	 */
 	mutex_lock(&rdmablk_idevs_lock);
-	ret = rdmablk_idev_go_live(idev, &why);
+	other = rdmablk_idev_find_uuid(idev->info.uuid);
+	if (other) {
+		/* Two disks over one export would let two caches write it. */
+		rdmablk_idev_snapshot(other, info);
+		mutex_unlock(&rdmablk_idevs_lock);
+		NL_SET_ERR_MSG(extack,
+			       "this export (its UUID) is attached already through another address: add this address as a path of that device");
+		ret = -EEXIST;
+		goto out_free_disk;
+	}
+	ret = rdmablk_ipath_go_live(path, &why);
 	if (ret) {
 		mutex_unlock(&rdmablk_idevs_lock);
 		pr_err("%s: connection to %pISpc lost while attaching %s: %s\n",
-		       idev->name, &idev->addr, idev->export_name, why);
+		       idev->name, &path->addr, idev->export_name, why);
 		NL_SET_ERR_MSG(extack,
 			       "the target broke the connection while attaching; see the kernel log");
 		goto out_free_disk;
 	}
-	rdmablk_idev_arm(idev, &idev->ka_work, idev->tmo.keepalive_tmo * HZ / 2,
-			 RDMABLK_DEV_LIVE, false);
+	rdmablk_ipath_arm(path, &path->ka_work,
+			  idev->tmo.keepalive_tmo * HZ / 2, RDMABLK_DEV_LIVE,
+			  false);
 	set_bit(RDMABLK_IDEV_ADDING, &idev->flags);
 	queue_work(rdmablk_wq, &idev->add_work);
 	set_bit(RDMABLK_IDEV_ATTACHED, &idev->flags);
 	pr_info("%s: attached %s on %pISpc, %llu bytes, %u queues of depth %u\n",
-		idev->name, idev->export_name, &idev->addr, idev->info.size,
+		idev->name, idev->export_name, &path->addr, idev->info.size,
 		idev->nr_queues, idev->queue_depth);
 	rdmablk_idev_snapshot(idev, info);
-	rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_ATTACHED, NULL);
+	rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_ATTACHED, NULL, NULL);
 	mutex_unlock(&rdmablk_idevs_lock);
 	return 0;
 
 out_free_disk:
 	/*
-	 * The queues first: until they are stopped, an answer arriving on
-	 * one looks its request up in the tags (a target that broke the
-	 * connection while attaching may still be sending).
+	 * The paths first: until their queues are stopped, an answer
+	 * arriving on one looks its request up in the tags (a target that
+	 * broke the connection while attaching may still be sending).
 	 */
-	rdmablk_idev_free_queues(idev);
+	rdmablk_idev_destroy_paths(idev);
 	rdmablk_idev_free_disk(idev);
-out_free_queues:
-	rdmablk_idev_free_queues(idev);
-	/* Our own disconnect may have queued err_work. */
-	cancel_work_sync(&idev->err_work);
+out_free_paths:
+	rdmablk_idev_destroy_paths(idev);
+out_unlist:
 	mutex_lock(&rdmablk_idevs_lock);
 	list_del(&idev->node);
 	mutex_unlock(&rdmablk_idevs_lock);
@@ -212,17 +269,16 @@ out_free_queues:
  */
 static void rdmablk_idev_destroy(struct rdmablk_idev *idev)
 {
+	struct rdmablk_ipath *paths[RDMABLK_MAX_PATHS];
+	struct rdmablk_ipath *path;
 	unsigned long flags;
-	u32 old;
+	u32 old, i, n;
 
 	spin_lock_irqsave(&idev->state_lock, flags);
 	old = idev->state;
 	__rdmablk_idev_change_state(idev, RDMABLK_DEV_DELETING, NULL);
 	spin_unlock_irqrestore(&idev->state_lock, flags);
-	cancel_delayed_work_sync(&idev->ka_work);
-	cancel_delayed_work_sync(&idev->reconnect_work);
 	cancel_delayed_work_sync(&idev->fail_fast_work);
-	flush_work(&idev->err_work);
 
 	/*
 	 * Not live, a reconnect ran meanwhile, or the disk is still being
@@ -230,30 +286,31 @@ static void rdmablk_idev_destroy(struct rdmablk_idev *idev)
 	 * answer): nothing will answer in-flight I/O; fail it, and the
 	 * requeued I/O, now. New I/O fails: the device is DELETING.
 	 */
-	/* No work left to change quiesced; the others hold recovery_lock. */
-	mutex_lock(&idev->recovery_lock);
-	if (old != RDMABLK_DEV_LIVE || READ_ONCE(idev->quiesced) ||
-	    test_bit(RDMABLK_IDEV_ADDING, &idev->flags)) {
-		rdmablk_idev_teardown(idev, false);
-		rdmablk_idev_unquiesce(idev);
+	mutex_lock(&idev->paths_lock);
+	n = rdmablk_idev_paths(idev, paths);
+	for (i = 0; i < n; i++) {
+		path = paths[i];
+		cancel_delayed_work_sync(&path->ka_work);
+		cancel_delayed_work_sync(&path->reconnect_work);
+		flush_work(&path->err_work);
+		/* No work left to change quiesced; the others hold recovery_lock. */
+		mutex_lock(&path->recovery_lock);
+		if (old != RDMABLK_DEV_LIVE || READ_ONCE(idev->quiesced) ||
+		    test_bit(RDMABLK_IDEV_ADDING, &idev->flags))
+			rdmablk_ipath_teardown(path, false);
+		mutex_unlock(&path->recovery_lock);
 	}
-	mutex_unlock(&idev->recovery_lock);
+	mutex_unlock(&idev->paths_lock);
+	rdmablk_idev_unquiesce(idev);
 	flush_work(&idev->add_work);
 	/* In-flight I/O completes over the live queues, or is failed. */
 	if (test_bit(RDMABLK_IDEV_ADDED, &idev->flags))
 		del_gendisk(idev->disk);
 
-	mutex_lock(&idev->recovery_lock);
-	rdmablk_idev_teardown(idev, false);
-	mutex_unlock(&idev->recovery_lock);
-	/*
-	 * Our own disconnect reports a loss that queues err_work; with the
-	 * cm ids destroyed nothing can queue it any more.
-	 */
-	cancel_work_sync(&idev->err_work);
+	rdmablk_idev_destroy_paths(idev);
 	rdmablk_idev_free_disk(idev);
 	pr_info("%s: detached\n", idev->name);
-	rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_DETACHED, NULL);
+	rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_DETACHED, NULL, NULL);
 	rdmablk_idev_free(idev);
 }
 
@@ -268,6 +325,27 @@ static struct rdmablk_idev *rdmablk_idev_by_index(int index)
 		    test_bit(RDMABLK_IDEV_ATTACHED, &idev->flags))
 			return idev;
 	return NULL;
+}
+
+/**
+ * rdmablk_idev_get_locked() - an attached device, its paths_lock held
+ * @index: N of rdmablkN
+ *
+ * Detach takes paths_lock before it frees the device: the caller may use
+ * it until it releases the lock.
+ *
+ * Return: the device, or NULL.
+ */
+struct rdmablk_idev *rdmablk_idev_get_locked(int index)
+{
+	struct rdmablk_idev *idev;
+
+	mutex_lock(&rdmablk_idevs_lock);
+	idev = rdmablk_idev_by_index(index);
+	if (idev)
+		mutex_lock(&idev->paths_lock);
+	mutex_unlock(&rdmablk_idevs_lock);
+	return idev;
 }
 
 /**
@@ -304,15 +382,15 @@ static int rdmablk_idev_detach(int index, struct netlink_ext_ack *extack)
 static int rdmablk_idev_set(const struct rdmablk_dev_set_req *req,
 			    struct netlink_ext_ack *extack)
 {
+	struct rdmablk_ipath *paths[RDMABLK_MAX_PATHS];
+	struct rdmablk_ipath *path;
 	struct rdmablk_idev *idev;
-	int ret = 0;
+	u32 i, n;
 
-	mutex_lock(&rdmablk_idevs_lock);
-	idev = rdmablk_idev_by_index(req->index);
+	idev = rdmablk_idev_get_locked(req->index);
 	if (!idev) {
 		NL_SET_ERR_MSG(extack, "no attached device with this index");
-		ret = -ENOENT;
-		goto out_unlock;
+		return -ENOENT;
 	}
 	if (req->mask & RDMABLK_TMO_SET_RECONNECT_DELAY)
 		WRITE_ONCE(idev->tmo.reconnect_delay, req->tmo.reconnect_delay);
@@ -320,38 +398,83 @@ static int rdmablk_idev_set(const struct rdmablk_dev_set_req *req,
 		WRITE_ONCE(idev->tmo.ctrl_loss_tmo, req->tmo.ctrl_loss_tmo);
 	if (req->mask & RDMABLK_TMO_SET_FAST_IO_FAIL)
 		WRITE_ONCE(idev->tmo.fast_io_fail_tmo, req->tmo.fast_io_fail_tmo);
+	if (req->mask & RDMABLK_DEV_SET_POLICY)
+		WRITE_ONCE(idev->policy, req->policy);
 	/*
 	 * The target's window for a silent connection was fixed at connect:
-	 * a new interval applies from the next connect, which a live device
-	 * makes at once (a reset: its in-flight I/O is requeued).
+	 * a new interval applies from the next connect, which each live path
+	 * makes at once (a reset: its in-flight I/O goes to the others, or
+	 * is requeued).
 	 */
 	if ((req->mask & RDMABLK_TMO_SET_KEEPALIVE) &&
 	    req->tmo.keepalive_tmo != idev->tmo.keepalive_tmo) {
 		WRITE_ONCE(idev->tmo.keepalive_tmo, req->tmo.keepalive_tmo);
-		if (rdmablk_idev_state(idev) == RDMABLK_DEV_LIVE) {
-			set_bit(RDMABLK_IDEV_RESET, &idev->flags);
-			rdmablk_idev_conn_lost(idev, "keep-alive interval changed");
+		n = rdmablk_idev_paths(idev, paths);
+		for (i = 0; i < n; i++) {
+			path = paths[i];
+			if (rdmablk_ipath_state(path) != RDMABLK_DEV_LIVE)
+				continue;
+			set_bit(RDMABLK_IPATH_RESET, &path->flags);
+			rdmablk_ipath_conn_lost(path, "keep-alive interval changed");
 		}
 	}
 	/*
-	 * New keys serve the next connections, which are made under
-	 * recovery_lock: live ones stay up (key rotation); RECONNECT makes
-	 * every queue authenticate with them now.
+	 * New keys serve the next connections, which read them under
+	 * key_sem: live ones stay up (key rotation); RECONNECT makes every
+	 * queue authenticate with them now.
 	 */
 	if (req->mask & RDMABLK_DEV_SET_KEYS) {
-		mutex_lock(&idev->recovery_lock);
+		down_write(&idev->key_sem);
 		idev->key = req->key;
 		idev->target_key = req->target_key;
-		mutex_unlock(&idev->recovery_lock);
+		up_write(&idev->key_sem);
 		pr_info("%s: new authentication keys, for the next connections\n",
 			idev->name);
 	}
-	pr_info("%s: reconnect_delay %u s, ctrl_loss_tmo %d s, fast_io_fail_tmo %d s, keep-alive %u s\n",
+	pr_info("%s: reconnect_delay %u s, ctrl_loss_tmo %d s, fast_io_fail_tmo %d s, keep-alive %u s, path policy %u\n",
 		idev->name, idev->tmo.reconnect_delay, idev->tmo.ctrl_loss_tmo,
-		idev->tmo.fast_io_fail_tmo, idev->tmo.keepalive_tmo);
-out_unlock:
-	mutex_unlock(&rdmablk_idevs_lock);
-	return ret;
+		idev->tmo.fast_io_fail_tmo, idev->tmo.keepalive_tmo,
+		idev->policy);
+	mutex_unlock(&idev->paths_lock);
+	return 0;
+}
+
+/*
+ * RECONNECT for one path: a reconnecting one tries at once, one that
+ * gave up starts again with its timeouts counted from now, a live one
+ * drops its connections and reconnects at once (a reset).
+ */
+static void rdmablk_ipath_reconnect(struct rdmablk_ipath *path)
+{
+	struct rdmablk_idev *idev = path->idev;
+	unsigned long flags;
+
+	mutex_lock(&path->recovery_lock);
+	spin_lock_irqsave(&idev->state_lock, flags);
+	switch (path->state) {
+	case RDMABLK_DEV_DEAD:
+		__rdmablk_ipath_change_state(path, RDMABLK_DEV_RECONNECTING,
+					     NULL);
+		path->lost_at = jiffies;
+		path->attempt = 0;
+		path->extra_attempts = 0;
+		fallthrough;
+	case RDMABLK_DEV_RECONNECTING:
+		spin_unlock_irqrestore(&idev->state_lock, flags);
+		/* A device that gave up was unquiesced to fail I/O. */
+		rdmablk_idev_quiesce_unless_failing(idev);
+		rdmablk_ipath_attempt_now(path);
+		break;
+	case RDMABLK_DEV_LIVE:
+		spin_unlock_irqrestore(&idev->state_lock, flags);
+		set_bit(RDMABLK_IPATH_RESET, &path->flags);
+		rdmablk_ipath_conn_lost(path, "reset requested");
+		break;
+	default:
+		spin_unlock_irqrestore(&idev->state_lock, flags);
+		break;
+	}
+	mutex_unlock(&path->recovery_lock);
 }
 
 /**
@@ -359,57 +482,37 @@ out_unlock:
  * @index: N of rdmablkN
  * @extack: where a failure is explained
  *
- * A reconnecting device tries at once instead of at its next timer; a
- * device that gave up starts reconnecting again, with its timeouts
- * counted from now; a live device drops its connections and reconnects
- * at once (a reset: its in-flight I/O is requeued, not failed).
+ * Every path: a reconnecting one tries at once instead of at its next
+ * timer; one that gave up starts reconnecting again, with its timeouts
+ * counted from now; a live one drops its connections and reconnects at
+ * once (a reset: its in-flight I/O is requeued, not failed).
  *
- * Return: 0, or -ENOENT.
+ * Return: 0, -ENOENT, or -EBUSY while the device is being detached.
  */
 static int rdmablk_idev_reconnect(int index, struct netlink_ext_ack *extack)
 {
+	struct rdmablk_ipath *paths[RDMABLK_MAX_PATHS];
+	struct rdmablk_ipath *path;
 	struct rdmablk_idev *idev;
-	unsigned long flags;
-	int ret = 0;
+	u32 i, n;
 
-	mutex_lock(&rdmablk_idevs_lock);
-	idev = rdmablk_idev_by_index(index);
+	idev = rdmablk_idev_get_locked(index);
 	if (!idev) {
 		NL_SET_ERR_MSG(extack, "no attached device with this index");
-		ret = -ENOENT;
-		goto out_unlock;
+		return -ENOENT;
 	}
-	mutex_lock(&idev->recovery_lock);
-	spin_lock_irqsave(&idev->state_lock, flags);
-	switch (idev->state) {
-	case RDMABLK_DEV_DEAD:
-		__rdmablk_idev_change_state(idev, RDMABLK_DEV_RECONNECTING,
-					    NULL);
-		idev->lost_at = jiffies;
-		idev->attempt = 0;
-		idev->extra_attempts = 0;
-		fallthrough;
-	case RDMABLK_DEV_RECONNECTING:
-		spin_unlock_irqrestore(&idev->state_lock, flags);
-		/* A device that gave up was unquiesced to fail I/O. */
-		rdmablk_idev_quiesce_unless_failing(idev);
-		rdmablk_idev_attempt_now(idev);
-		break;
-	case RDMABLK_DEV_LIVE:
-		spin_unlock_irqrestore(&idev->state_lock, flags);
-		set_bit(RDMABLK_IDEV_RESET, &idev->flags);
-		rdmablk_idev_conn_lost(idev, "reset requested");
-		break;
-	default:
-		spin_unlock_irqrestore(&idev->state_lock, flags);
+	if (rdmablk_idev_state(idev) == RDMABLK_DEV_DELETING) {
+		mutex_unlock(&idev->paths_lock);
 		NL_SET_ERR_MSG(extack, "the device is being detached");
-		ret = -EBUSY;
-		break;
+		return -EBUSY;
 	}
-	mutex_unlock(&idev->recovery_lock);
-out_unlock:
-	mutex_unlock(&rdmablk_idevs_lock);
-	return ret;
+	n = rdmablk_idev_paths(idev, paths);
+	for (i = 0; i < n; i++) {
+		path = paths[i];
+		rdmablk_ipath_reconnect(path);
+	}
+	mutex_unlock(&idev->paths_lock);
+	return 0;
 }
 
 /**
@@ -452,21 +555,26 @@ static int rdmablk_idev_get(unsigned long idx, struct rdmablk_dev_info *info)
  */
 static void rdmablk_idev_kick(struct work_struct *work)
 {
+	struct rdmablk_ipath *paths[RDMABLK_MAX_PATHS];
+	struct rdmablk_ipath *path;
 	struct rdmablk_idev *idev;
-	unsigned long flags;
-	bool kick;
+	u32 i, n;
 
 	mutex_lock(&rdmablk_idevs_lock);
 	list_for_each_entry(idev, &rdmablk_idevs, node) {
-		spin_lock_irqsave(&idev->state_lock, flags);
-		kick = test_bit(RDMABLK_IDEV_ATTACHED, &idev->flags) &&
-		       idev->state == RDMABLK_DEV_RECONNECTING;
-		spin_unlock_irqrestore(&idev->state_lock, flags);
-		if (!kick)
+		if (!test_bit(RDMABLK_IDEV_ATTACHED, &idev->flags))
 			continue;
-		pr_info("%s: an RDMA device or port came up; reconnecting now\n",
-			idev->name);
-		rdmablk_idev_attempt_now(idev);
+		mutex_lock(&idev->paths_lock);
+		n = rdmablk_idev_paths(idev, paths);
+		for (i = 0; i < n; i++) {
+			path = paths[i];
+			if (rdmablk_ipath_state(path) != RDMABLK_DEV_RECONNECTING)
+				continue;
+			pr_info("%s: an RDMA device or port came up; reconnecting path %u now\n",
+				idev->name, path->id);
+			rdmablk_ipath_attempt_now(path);
+		}
+		mutex_unlock(&idev->paths_lock);
 	}
 	mutex_unlock(&rdmablk_idevs_lock);
 }
@@ -495,32 +603,36 @@ static int rdmablk_initiator_add_one(struct ib_device *dev)
 	return 0;
 }
 
-/* Whether a queue of @idev holds resources of @dev; under recovery_lock. */
-static bool rdmablk_idev_uses(struct rdmablk_idev *idev, struct ib_device *dev)
+/* Whether a queue of @path holds resources of @dev; under recovery_lock. */
+static bool rdmablk_ipath_uses(struct rdmablk_ipath *path,
+			       struct ib_device *dev)
 {
 	u32 i;
 
-	lockdep_assert_held(&idev->recovery_lock);
-	for (i = 0; idev->queues && i < idev->nr_queues; i++)
-		if (test_bit(RDMABLK_IQ_ALLOCATED, &idev->queues[i].flags) &&
-		    idev->queues[i].dev == dev)
+	lockdep_assert_held(&path->recovery_lock);
+	for (i = 0; path->queues && i < path->idev->nr_queues; i++)
+		if (test_bit(RDMABLK_IQ_ALLOCATED, &path->queues[i].flags) &&
+		    path->queues[i].dev == dev)
 			return true;
 	return false;
 }
 
 /*
  * The RDMA device goes away: every queue on it must be freed before this
- * returns; devices with no queue on it are left alone, as
- * nvme_rdma_remove_one() does. A live device is taken down by err_work
- * (quiesced, then its queues freed) and recovers like after any loss, once
- * a device is back; a device that is not live has no I/O on its queues and
- * frees them here.
+ * returns; paths with no queue on it are left alone, as
+ * nvme_rdma_remove_one() does. A live path is taken down by its err_work
+ * (its requests go to another path, or wait), and recovers like after any
+ * loss, once a device is back; a path that is not live has no I/O on its
+ * queues and frees them here.
  */
 static void rdmablk_initiator_remove_one(struct ib_device *dev, void *data)
 {
+	struct rdmablk_ipath *paths[RDMABLK_MAX_PATHS];
 	struct ib_event_handler *handler = data;
+	struct rdmablk_ipath *path;
 	struct rdmablk_idev *idev;
 	bool live;
+	u32 i, n;
 
 	if (handler) {
 		ib_unregister_event_handler(handler);
@@ -531,21 +643,27 @@ static void rdmablk_initiator_remove_one(struct ib_device *dev, void *data)
 	list_for_each_entry(idev, &rdmablk_idevs, node) {
 		if (!test_bit(RDMABLK_IDEV_ATTACHED, &idev->flags))
 			continue;
-		for (;;) {
-			mutex_lock(&idev->recovery_lock);
-			if (!rdmablk_idev_uses(idev, dev)) {
-				mutex_unlock(&idev->recovery_lock);
-				break;
+		mutex_lock(&idev->paths_lock);
+		n = rdmablk_idev_paths(idev, paths);
+		for (i = 0; i < n; i++) {
+			path = paths[i];
+			for (;;) {
+				mutex_lock(&path->recovery_lock);
+				if (!rdmablk_ipath_uses(path, dev)) {
+					mutex_unlock(&path->recovery_lock);
+					break;
+				}
+				live = rdmablk_ipath_state(path) == RDMABLK_DEV_LIVE;
+				if (!live)
+					rdmablk_ipath_teardown(path, true);
+				mutex_unlock(&path->recovery_lock);
+				if (!live)
+					break;
+				rdmablk_ipath_conn_lost(path, "RDMA device removed");
+				flush_work(&path->err_work);
 			}
-			live = rdmablk_idev_state(idev) == RDMABLK_DEV_LIVE;
-			if (!live)
-				rdmablk_idev_teardown(idev, true);
-			mutex_unlock(&idev->recovery_lock);
-			if (!live)
-				break;
-			rdmablk_idev_conn_lost(idev, "RDMA device removed");
-			flush_work(&idev->err_work);
 		}
+		mutex_unlock(&idev->paths_lock);
 	}
 	mutex_unlock(&rdmablk_idevs_lock);
 }
@@ -563,6 +681,9 @@ static const struct rdmablk_host_ops rdmablk_host_ops = {
 	.set = rdmablk_idev_set,
 	.reconnect = rdmablk_idev_reconnect,
 	.get = rdmablk_idev_get,
+	.path_add = rdmablk_idev_path_add,
+	.path_del = rdmablk_idev_path_del,
+	.path_set = rdmablk_idev_path_set,
 };
 
 /**

@@ -10,6 +10,7 @@
 #include <linux/blk-mq.h>
 #include <linux/completion.h>
 #include <linux/mutex.h>
+#include <linux/rwsem.h>
 #include <linux/scatterlist.h>
 #include <rdma/ib_verbs.h>
 
@@ -19,6 +20,7 @@
 
 struct rdma_cm_id;
 struct rdmablk_idev;
+struct rdmablk_ipath;
 
 /*
  * struct rdmablk_ireq.arm: whether an answer for the request is accepted.
@@ -120,8 +122,9 @@ struct rdmablk_iqueue_stats {
 };
 
 /**
- * struct rdmablk_iqueue - one RDMA connection of an attached device
- * @idev: owner
+ * struct rdmablk_iqueue - one RDMA connection of a path of an attached device
+ * @idev: the device
+ * @path: owner
  * @qid: index, also the blk-mq hardware queue index
  * @polled: a poll queue (HCTX_TYPE_POLL): its CQ has no completion
  *	interrupts and is reaped by rdmablk_iqueue_poll() only; set at attach
@@ -186,6 +189,7 @@ struct rdmablk_iqueue_stats {
  */
 struct rdmablk_iqueue {
 	struct rdmablk_idev *idev;
+	struct rdmablk_ipath *path;
 	u16 qid;
 	bool polled;
 	spinlock_t poll_lock;	/* see above */
@@ -315,77 +319,45 @@ struct rdmablk_ireq {
 };
 
 /**
- * struct rdmablk_idev - an attached export: /dev/rdmablkN
- * @node: entry in rdmablk_idevs, under rdmablk_idevs_lock
- * @index: N
- * @name: "rdmablkN"
+ * struct rdmablk_ipath - one way to the export: a target address and the
+ *	queues connected to it
+ * @idev: the device it leads to
+ * @id: its number in the device, from 0, never reused while attached
  * @addr: the target
- * @export_name: the export
- * @hostid: our identity, sent at OPEN
- * @key: our secret, or none (@key.hmac 0): connections authenticate with
- *	it before OPEN; wiped when the device is freed
- * @target_key: the target's secret for us, or none: the target must prove
- *	it holds it; wiped when the device is freed
- * @info: what the target said about the export
- * @nr_queues: connections, one per hardware queue, the polled ones
- *	included
- * @nr_poll_queues: of those, polled ones (HCTX_TYPE_POLL): the last ones
- * @queue_depth: credits per queue
- * @max_io_size: bytes, negotiated
- * @inline_max: bytes, negotiated
- * @queues: @nr_queues queues
- * @tag_set: blk-mq tags
- * @disk: the block device, NULL until it exists
- * @state: enum rdmablk_dev_state, under @state_lock
- * @state_lock: protects @state, @lost_at, @attempt, @extra_attempts,
- *	@last_error, @lost_why
- * @err_work: stops the queues after the connection was lost
- * @add_work: adds the disk (and reads its partition table) after attach
- * @tmo: recovery settings; read without a lock, written by DEV_SET
- * @lost_at: jiffies when the connection was lost
+ * @standby: used only while no other path is live
+ * @queues: idev->nr_queues queues, one per hardware queue
+ * @state: enum rdmablk_dev_state of the path, under idev->state_lock
+ * @lost_at: jiffies when its connection was lost
  * @attempt: reconnect attempts since then
  * @extra_attempts: of those, made at once rather than after reconnect_delay
  * @last_error: why the connection was lost or the last attempt failed
  * @lost_why: the first loss a queue reported while an attach or reconnect
  *	attempt was connecting (a constant string), NULL when none
- * @recovery_lock: serialises err_work, reconnect_work and teardown;
- *	protects the queues' connections
- * @quiesce_lock: taken inside @recovery_lock, or alone by fail_fast_work;
- *	protects @quiesced and @fail_fast, held while (un)quiescing
- * @quiesced: the request queue is quiesced by recovery
- * @fail_fast: fast_io_fail_tmo expired: I/O fails while reconnecting
+ * @recovery_lock: serialises err_work, reconnect_work and the path's
+ *	teardown; protects the queues' connections
+ * @err_work: takes the queues down after the connection was lost: their
+ *	requests go to another path at once, or wait for one
  * @reconnect_work: the next reconnect attempt
- * @fail_fast_work: fires fast_io_fail_tmo after the loss
  * @ka_work: sends keep-alives, and notices unanswered ones
  * @want_qd: credits asked for per queue, the keep-alive one included
- * @reconnects: successful reconnects since attach; written under
- *	@recovery_lock, read without it
- * @flags: RDMABLK_IDEV_*
+ * @reconnects: successful reconnects; written under @recovery_lock
+ * @inflight: requests sent on the path and not completed yet (policy
+ *	queue-depth)
+ * @latency_ns: a moving average of its requests' latencies (policy
+ *	min-latency), 0 before the first
+ * @failovers: times its loss sent its requests to another path or made
+ *	them wait for one
+ * @failover_at: jiffies of the last of those, 0 for none
+ * @flags: RDMABLK_IPATH_*
  */
-struct rdmablk_idev {
-	struct list_head node;
-	int index;
-	char name[DISK_NAME_LEN];
+struct rdmablk_ipath {
+	struct rdmablk_idev *idev;
+	u32 id;
 	struct sockaddr_storage addr;
-	char export_name[RDMABLK_EXPORT_NAME_MAX];
-	u8 hostid[RDMABLK_UUID_SIZE];
-	struct rdmablk_key key;
-	struct rdmablk_key target_key;
-	struct rdmablk_open_info info;
-	u32 nr_queues;
-	u32 nr_poll_queues;
-	u32 queue_depth;
-	u32 max_io_size;
-	u32 inline_max;
+	bool standby;
 	struct rdmablk_iqueue *queues;
-	struct blk_mq_tag_set tag_set;
-	struct gendisk *disk;
 	u32 state;
-	spinlock_t state_lock;	/* see above; irq-safe */
-	struct work_struct err_work;
-	struct work_struct add_work;
 
-	struct rdmablk_tmo tmo;
 	unsigned long lost_at;
 	u32 attempt;
 	u32 extra_attempts;
@@ -393,29 +365,135 @@ struct rdmablk_idev {
 	const char *lost_why;
 
 	struct mutex recovery_lock;	/* see above */
-	struct mutex quiesce_lock;	/* see above */
-	bool quiesced;
-	bool fail_fast;
+	struct work_struct err_work;
 	struct delayed_work reconnect_work;
-	struct delayed_work fail_fast_work;
 	struct delayed_work ka_work;
 	u16 want_qd;
 	u32 reconnects;
+	atomic_t inflight;
+	u64 latency_ns;
+	u32 failovers;
+	unsigned long failover_at;
 	unsigned long flags;
 };
 
 enum {
-	RDMABLK_IDEV_RESET,	/* reconnect at once, not after reconnect_delay */
+	RDMABLK_IPATH_RESET,	/* reconnect at once, not after reconnect_delay */
+};
+
+/**
+ * struct rdmablk_idev - an attached export: /dev/rdmablkN
+ * @node: entry in rdmablk_idevs, under rdmablk_idevs_lock
+ * @index: N
+ * @name: "rdmablkN"
+ * @export_name: the export
+ * @hostid: our identity, sent at OPEN
+ * @key: our secret, or none (@key.hmac 0): connections authenticate with
+ *	it before OPEN; wiped when the device is freed
+ * @target_key: the target's secret for us, or none: the target must prove
+ *	it holds it; wiped when the device is freed
+ * @key_sem: protects @key and @target_key: read while a queue connects,
+ *	written by DEV_SET
+ * @info: what the target said about the export
+ * @nr_queues: connections per path, one per hardware queue, the polled
+ *	ones included
+ * @nr_poll_queues: of those, polled ones (HCTX_TYPE_POLL): the last ones
+ * @queue_depth: credits per queue
+ * @max_io_size: bytes, negotiated
+ * @inline_max: bytes, negotiated
+ * @paths: its paths, in slots (a removed path leaves a hole); changed
+ *	under @paths_lock and @state_lock, published with RCU for the
+ *	dispatcher (rdmablk_idev_select_path())
+ * @next_path_id: the id the next path gets
+ * @policy: enum rdmablk_mp_policy
+ * @rr: round-robin position
+ * @paths_lock: serialises adding and removing paths with each other and
+ *	with detach; held across connecting a new path
+ * @tag_set: blk-mq tags
+ * @disk: the block device, NULL until it exists
+ * @state: enum rdmablk_dev_state of the device, under @state_lock: LIVE
+ *	while a path is live; RECONNECTING while none is and one
+ *	reconnects; DEAD when every path gave up; derived from the paths'
+ *	(rdmablk_idev_update_state())
+ * @state_lock: protects @state, @lost_at and the paths' state, attempt,
+ *	extra_attempts, last_error and lost_why
+ * @add_work: adds the disk (and reads its partition table) after attach
+ * @tmo: recovery settings; read without a lock, written by DEV_SET
+ * @lost_at: jiffies when the last live path was lost
+ * @quiesce_lock: taken inside a path's recovery_lock, or alone by
+ *	fail_fast_work; protects @quiesced and @fail_fast, held while
+ *	(un)quiescing for want of a live path
+ * @quiesced: the request queue is quiesced: no path is live
+ * @fail_fast: fast_io_fail_tmo expired: I/O fails while reconnecting
+ * @fail_fast_work: fires fast_io_fail_tmo after the last live path's loss
+ * @flags: RDMABLK_IDEV_*
+ */
+struct rdmablk_idev {
+	struct list_head node;
+	int index;
+	char name[DISK_NAME_LEN];
+	char export_name[RDMABLK_EXPORT_NAME_MAX];
+	u8 hostid[RDMABLK_UUID_SIZE];
+	struct rdmablk_key key;
+	struct rdmablk_key target_key;
+	struct rw_semaphore key_sem;	/* see above */
+	struct rdmablk_open_info info;
+	u32 nr_queues;
+	u32 nr_poll_queues;
+	u32 queue_depth;
+	u32 max_io_size;
+	u32 inline_max;
+	struct rdmablk_ipath __rcu *paths[RDMABLK_MAX_PATHS];
+	u32 next_path_id;
+	u32 policy;
+	atomic_t rr;
+	struct mutex paths_lock;	/* see above */
+	struct blk_mq_tag_set tag_set;
+	struct gendisk *disk;
+	u32 state;
+	spinlock_t state_lock;	/* see above; irq-safe */
+	struct work_struct add_work;
+
+	struct rdmablk_tmo tmo;
+	unsigned long lost_at;
+
+	struct mutex quiesce_lock;	/* see above */
+	bool quiesced;
+	bool fail_fast;
+	struct delayed_work fail_fast_work;
+	unsigned long flags;
+};
+
+enum {
 	RDMABLK_IDEV_ATTACHED,	/* attach finished: lookups find the device */
 	RDMABLK_IDEV_ADDING,	/* add_work is queued or running */
 	RDMABLK_IDEV_ADDED,	/* the disk was added: del_gendisk() at detach */
 };
 
+/*
+ * The paths of @idev, in slot order, into @paths; their count. The caller
+ * holds the device's paths_lock or its state_lock, which both are held
+ * to change the array.
+ */
+static inline u32 rdmablk_idev_paths(struct rdmablk_idev *idev,
+				     struct rdmablk_ipath **paths)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < RDMABLK_MAX_PATHS; i++) {
+		paths[n] = rcu_dereference_protected(idev->paths[i], 1);
+		if (paths[n])
+			n++;
+	}
+	return n;
+}
+
 #define iq_err(q, fmt, ...)						\
 	do {								\
 		const struct rdmablk_iqueue *__q = (q);			\
 									\
-		pr_err_ratelimited("%s: queue %u: " fmt, __q->idev->name, \
+		pr_err_ratelimited("%s: path %u queue %u: " fmt,	\
+				   __q->idev->name, __q->path->id,	\
 				   __q->qid, ##__VA_ARGS__);		\
 	} while (0)
 
@@ -446,28 +524,52 @@ void rdmablk_ireq_reset(struct request *rq);
 /* idev.c */
 extern int rdmablk_major;	/* registered at init, for every disk */
 
+/* ipath.c: paths, their life and their choice per request */
+struct rdmablk_ipath *rdmablk_ipath_alloc(struct rdmablk_idev *idev,
+					  const struct sockaddr_storage *addr,
+					  bool standby);
+void rdmablk_ipath_free(struct rdmablk_ipath *path);
+struct rdmablk_ipath *rdmablk_idev_select_path(struct rdmablk_idev *idev,
+					       u32 qid);
+void rdmablk_ipath_account(struct rdmablk_ipath *path, u64 latency_ns);
+int rdmablk_idev_path_add(const struct rdmablk_path_req *req,
+			  struct rdmablk_dev_info *info,
+			  struct netlink_ext_ack *extack);
+int rdmablk_idev_path_del(const struct rdmablk_path_req *req,
+			  struct netlink_ext_ack *extack);
+int rdmablk_idev_path_set(const struct rdmablk_path_req *req,
+			  struct netlink_ext_ack *extack);
+int rdmablk_idev_add_first_path(struct rdmablk_idev *idev,
+				const struct rdmablk_attach_req *req,
+				struct netlink_ext_ack *extack);
+void rdmablk_idev_destroy_paths(struct rdmablk_idev *idev);
+struct rdmablk_idev *rdmablk_idev_get_locked(int index);
+
 /* irecover.c: state changes and recovery; see the notes atop idev.c */
 u32 rdmablk_idev_state(struct rdmablk_idev *idev);
 bool __rdmablk_idev_change_state(struct rdmablk_idev *idev, u32 new,
 				 const char *why);
-bool rdmablk_idev_arm(struct rdmablk_idev *idev, struct delayed_work *dwork,
-		      unsigned long delay, u32 state, bool now);
+u32 rdmablk_ipath_state(struct rdmablk_ipath *path);
+bool __rdmablk_ipath_change_state(struct rdmablk_ipath *path, u32 new,
+				  const char *why);
+bool rdmablk_ipath_arm(struct rdmablk_ipath *path, struct delayed_work *dwork,
+		       unsigned long delay, u32 state, bool now);
 u32 rdmablk_idev_max_attempts(const struct rdmablk_tmo *tmo, u32 extra);
-void rdmablk_idev_attempt_now(struct rdmablk_idev *idev);
-void rdmablk_idev_conn_lost(struct rdmablk_idev *idev, const char *why);
-int rdmablk_idev_go_live(struct rdmablk_idev *idev, const char **why);
-int rdmablk_idev_connect(struct rdmablk_idev *idev,
-			 const struct rdmablk_attach_req *req,
-			 struct netlink_ext_ack *extack);
-void rdmablk_idev_free_queues(struct rdmablk_idev *idev);
-void rdmablk_idev_quiesce(struct rdmablk_idev *idev);
+void rdmablk_ipath_attempt_now(struct rdmablk_ipath *path);
+void rdmablk_ipath_conn_lost(struct rdmablk_ipath *path, const char *why);
+int rdmablk_ipath_go_live(struct rdmablk_ipath *path, const char **why);
+int rdmablk_ipath_connect(struct rdmablk_ipath *path, bool learn,
+			  const struct rdmablk_attach_req *req,
+			  struct netlink_ext_ack *extack);
+void rdmablk_ipath_free_queues(struct rdmablk_ipath *path);
 void rdmablk_idev_quiesce_unless_failing(struct rdmablk_idev *idev);
 void rdmablk_idev_unquiesce(struct rdmablk_idev *idev);
-void rdmablk_idev_teardown(struct rdmablk_idev *idev, bool requeue);
-void rdmablk_idev_err_work(struct work_struct *work);
-void rdmablk_idev_reconnect_work(struct work_struct *work);
+void rdmablk_idev_path_live(struct rdmablk_idev *idev);
+void rdmablk_ipath_teardown(struct rdmablk_ipath *path, bool requeue);
+void rdmablk_ipath_err_work(struct work_struct *work);
+void rdmablk_ipath_reconnect_work(struct work_struct *work);
 void rdmablk_idev_fail_fast_work(struct work_struct *work);
-void rdmablk_idev_ka_work(struct work_struct *work);
+void rdmablk_ipath_ka_work(struct work_struct *work);
 
 /* iblk.c: the block device */
 int rdmablk_idev_alloc_disk(struct rdmablk_idev *idev);
@@ -481,7 +583,7 @@ void rdmablk_iqueue_stats_read(struct rdmablk_iqueue *queue,
 void rdmablk_idev_snapshot(struct rdmablk_idev *idev,
 			   struct rdmablk_dev_info *info);
 void rdmablk_idev_event(struct rdmablk_idev *idev, enum rdmablk_event event,
-			const char *reason);
+			const struct rdmablk_ipath *path, const char *reason);
 void rdmablk_idev_uevent(struct rdmablk_idev *idev);
 
 #endif /* RDMABLK_INITIATOR_H */

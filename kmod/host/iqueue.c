@@ -51,7 +51,7 @@ static void rdmablk_iqueue_lost(struct rdmablk_iqueue *queue, const char *why)
 {
 	if (test_bit(RDMABLK_IQ_LIVE, &queue->flags))
 		iq_err(queue, "connection lost: %s\n", why);
-	rdmablk_idev_conn_lost(queue->idev, why);
+	rdmablk_ipath_conn_lost(queue->path, why);
 }
 
 static int rdmablk_irecv_post(struct rdmablk_irecv *recv)
@@ -632,7 +632,6 @@ static size_t rdmablk_iqueue_cmd_buf_size(const struct rdmablk_iqueue *queue)
 int rdmablk_iqueue_connect(struct rdmablk_iqueue *queue, u16 queue_depth,
 			   u32 keepalive_ms, struct netlink_ext_ack *extack)
 {
-	struct rdmablk_idev *idev = queue->idev;
 	struct rdma_conn_param param = {};
 	struct rdmablk_conn_params p = {
 		.version = RDMABLK_PROTO_VERSION,
@@ -672,7 +671,7 @@ int rdmablk_iqueue_connect(struct rdmablk_iqueue *queue, u16 queue_depth,
 	}
 
 	ret = rdma_resolve_addr(queue->cm_id, NULL,
-				(struct sockaddr *)&idev->addr,
+				(struct sockaddr *)&queue->path->addr,
 				RDMABLK_CM_TIMEOUT_MS);
 	if (!ret)
 		ret = rdmablk_iqueue_wait_cm(queue);

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Initiator devices: recovery. A lost connection takes the queues down
- * (err_work), reconnect_work tries again every reconnect_delay until
- * ctrl_loss_tmo, fail_fast_work fails queued I/O at fast_io_fail_tmo,
- * ka_work notices a silent target; every state change goes through the
+ * Initiator devices: recovery, path by path. A path's lost connection
+ * takes its queues down (err_work): the requests that got no answer go
+ * at once to another live path, or wait for one. reconnect_work tries the
+ * path again every reconnect_delay until ctrl_loss_tmo, ka_work notices a
+ * silent target. The device's state follows its paths'
+ * (rdmablk_idev_update_state()); fail_fast_work fails queued I/O when no
+ * path was live for fast_io_fail_tmo. Every state change goes through the
  * table of state.c. The states, the locks and what each work may do are
  * described at the top of idev.c.
  */
@@ -26,10 +29,20 @@ u32 rdmablk_idev_state(struct rdmablk_idev *idev)
 	return state;
 }
 
+u32 rdmablk_ipath_state(struct rdmablk_ipath *path)
+{
+	unsigned long flags;
+	u32 state;
+
+	spin_lock_irqsave(&path->idev->state_lock, flags);
+	state = path->state;
+	spin_unlock_irqrestore(&path->idev->state_lock, flags);
+	return state;
+}
+
 /*
- * Change the state if the table in state.c allows it; with @why, also
- * record why. The caller holds @idev->state_lock. Return: whether the
- * state changed.
+ * Change the device's state if the table in state.c allows it. The caller
+ * holds @idev->state_lock. Return: whether the state changed.
  */
 bool __rdmablk_idev_change_state(struct rdmablk_idev *idev, u32 new,
 				 const char *why)
@@ -37,40 +50,96 @@ bool __rdmablk_idev_change_state(struct rdmablk_idev *idev, u32 new,
 	lockdep_assert_held(&idev->state_lock);
 	if (!rdmablk_dev_state_change_ok(idev->state, new))
 		return false;
-	trace_rdmablk_dev_state(idev->name, idev->state, new, why);
+	trace_rdmablk_dev_state(idev->name, -1, idev->state, new, why);
 	idev->state = new;
-	if (why)
-		strscpy(idev->last_error, why, sizeof(idev->last_error));
 	return true;
 }
 
-static bool rdmablk_idev_change_state(struct rdmablk_idev *idev, u32 new,
+/*
+ * The device's state from its paths' (rdmablk_dev_state_of_paths()).
+ * Losing the last live path starts fast_io_fail_tmo; a live path, or none
+ * left to try, stops it. Under state_lock.
+ */
+static void rdmablk_idev_update_state(struct rdmablk_idev *idev,
 				      const char *why)
+{
+	struct rdmablk_ipath *paths[RDMABLK_MAX_PATHS];
+	u32 states[RDMABLK_MAX_PATHS];
+	s32 fail_tmo;
+	u32 i, n, new;
+
+	lockdep_assert_held(&idev->state_lock);
+	n = rdmablk_idev_paths(idev, paths);
+	for (i = 0; i < n; i++)
+		states[i] = paths[i]->state;
+	new = rdmablk_dev_state_of_paths(idev->state, states, n);
+	if (new == idev->state)
+		return;
+	/* A device that gave up reconnects before it is live again. */
+	if (idev->state == RDMABLK_DEV_DEAD && new == RDMABLK_DEV_LIVE)
+		__rdmablk_idev_change_state(idev, RDMABLK_DEV_RECONNECTING, why);
+	if (!__rdmablk_idev_change_state(idev, new, why))
+		return;
+	if (new != RDMABLK_DEV_RECONNECTING) {
+		cancel_delayed_work(&idev->fail_fast_work);
+		return;
+	}
+	idev->lost_at = jiffies;
+	fail_tmo = READ_ONCE(idev->tmo.fast_io_fail_tmo);
+	if (fail_tmo >= 0)
+		queue_delayed_work(rdmablk_wq, &idev->fail_fast_work,
+				   fail_tmo * HZ);
+}
+
+/*
+ * Change a path's state if the table in state.c allows it; with @why,
+ * also record why. The device's state follows. The caller holds
+ * idev->state_lock. Return: whether the path's state changed.
+ */
+bool __rdmablk_ipath_change_state(struct rdmablk_ipath *path, u32 new,
+				  const char *why)
+{
+	struct rdmablk_idev *idev = path->idev;
+
+	lockdep_assert_held(&idev->state_lock);
+	if (!rdmablk_dev_state_change_ok(path->state, new))
+		return false;
+	trace_rdmablk_dev_state(idev->name, path->id, path->state, new, why);
+	path->state = new;
+	if (why)
+		strscpy(path->last_error, why, sizeof(path->last_error));
+	rdmablk_idev_update_state(idev, why);
+	return true;
+}
+
+static bool rdmablk_ipath_change_state(struct rdmablk_ipath *path, u32 new,
+				       const char *why)
 {
 	unsigned long flags;
 	bool changed;
 
-	spin_lock_irqsave(&idev->state_lock, flags);
-	changed = __rdmablk_idev_change_state(idev, new, why);
-	spin_unlock_irqrestore(&idev->state_lock, flags);
+	spin_lock_irqsave(&path->idev->state_lock, flags);
+	changed = __rdmablk_ipath_change_state(path, new, why);
+	spin_unlock_irqrestore(&path->idev->state_lock, flags);
 	return changed;
 }
 
 /*
- * (Re-)arm one of the recovery works, only while the device is in @state.
- * Checked and queued under state_lock, so once detach made the device
- * DELETING no work is armed again and its cancel_*_sync() is final.
+ * (Re-)arm one of a path's recovery works, only while the path is in
+ * @state and the device is not being detached. Checked and queued under
+ * state_lock, so once detach (or the path's removal) changed the state no
+ * work is armed again and its cancel_*_sync() is final.
  * @now: run at once even if already pending later.
  */
-bool rdmablk_idev_arm(struct rdmablk_idev *idev,
-		      struct delayed_work *dwork, unsigned long delay,
-		      u32 state, bool now)
+bool rdmablk_ipath_arm(struct rdmablk_ipath *path, struct delayed_work *dwork,
+		       unsigned long delay, u32 state, bool now)
 {
+	struct rdmablk_idev *idev = path->idev;
 	unsigned long flags;
 	bool armed = false;
 
 	spin_lock_irqsave(&idev->state_lock, flags);
-	if (idev->state == state) {
+	if (path->state == state && idev->state != RDMABLK_DEV_DELETING) {
 		if (now)
 			mod_delayed_work(rdmablk_wq, dwork, 0);
 		else
@@ -93,69 +162,78 @@ u32 rdmablk_idev_max_attempts(const struct rdmablk_tmo *tmo, u32 extra)
 					  tmo->reconnect_delay)) + extra;
 }
 
-/* Try to reconnect now, outside the reconnect_delay schedule. */
-void rdmablk_idev_attempt_now(struct rdmablk_idev *idev)
+/* Try to reconnect a path now, outside the reconnect_delay schedule. */
+void rdmablk_ipath_attempt_now(struct rdmablk_ipath *path)
 {
 	unsigned long flags;
 
-	spin_lock_irqsave(&idev->state_lock, flags);
-	if (idev->state == RDMABLK_DEV_RECONNECTING) {
-		idev->extra_attempts++;
-		mod_delayed_work(rdmablk_wq, &idev->reconnect_work, 0);
+	spin_lock_irqsave(&path->idev->state_lock, flags);
+	if (path->state == RDMABLK_DEV_RECONNECTING &&
+	    path->idev->state != RDMABLK_DEV_DELETING) {
+		path->extra_attempts++;
+		mod_delayed_work(rdmablk_wq, &path->reconnect_work, 0);
 	}
-	spin_unlock_irqrestore(&idev->state_lock, flags);
+	spin_unlock_irqrestore(&path->idev->state_lock, flags);
 }
 
 /**
- * rdmablk_idev_conn_lost() - a queue lost its connection
- * @idev: the device
+ * rdmablk_ipath_conn_lost() - a queue of a path lost its connection
+ * @path: the path
  * @why: what happened, for the log and the event; a constant string
  *
- * Any context. A live device starts recovering; for one being detached,
- * the in-flight I/O is failed rather than waited for. A loss while the
- * queues are being connected (NEW, or RECONNECTING) is remembered for
- * rdmablk_idev_go_live(), which the attempt ends with.
+ * Any context. A live path starts recovering: its requests go to another
+ * path. For a device being detached, or a path being removed, the
+ * in-flight I/O is failed or moved rather than waited for. A loss while
+ * the path's queues are being connected (NEW, or RECONNECTING) is
+ * remembered for rdmablk_ipath_go_live(), which the attempt ends with.
  */
-void rdmablk_idev_conn_lost(struct rdmablk_idev *idev, const char *why)
+void rdmablk_ipath_conn_lost(struct rdmablk_ipath *path, const char *why)
 {
+	struct rdmablk_idev *idev = path->idev;
 	unsigned long flags;
 	bool stop = false;
 
 	spin_lock_irqsave(&idev->state_lock, flags);
-	if (idev->state == RDMABLK_DEV_LIVE &&
-	    __rdmablk_idev_change_state(idev, RDMABLK_DEV_RECONNECTING, why)) {
-		idev->lost_at = jiffies;
-		idev->attempt = 0;
-		idev->extra_attempts = 0;
+	if (idev->state == RDMABLK_DEV_DELETING ||
+	    path->state == RDMABLK_DEV_DELETING) {
 		stop = true;
-	} else if (idev->state == RDMABLK_DEV_DELETING) {
+	} else if (path->state == RDMABLK_DEV_LIVE &&
+		   __rdmablk_ipath_change_state(path, RDMABLK_DEV_RECONNECTING,
+						why)) {
+		path->lost_at = jiffies;
+		path->attempt = 0;
+		path->extra_attempts = 0;
 		stop = true;
-	} else if ((idev->state == RDMABLK_DEV_NEW ||
-		    idev->state == RDMABLK_DEV_RECONNECTING) && !idev->lost_why) {
-		idev->lost_why = why;
+	} else if ((path->state == RDMABLK_DEV_NEW ||
+		    path->state == RDMABLK_DEV_RECONNECTING) &&
+		   !path->lost_why) {
+		path->lost_why = why;
 	}
 	spin_unlock_irqrestore(&idev->state_lock, flags);
 	if (stop)
-		queue_work(rdmablk_wq, &idev->err_work);
+		queue_work(rdmablk_wq, &path->err_work);
 }
 
 /*
- * The queues of an attach or a reconnect attempt are connected: make the
- * device LIVE, unless one of them reported a loss meanwhile (an answer
- * that broke the rules right after OPEN, a disconnect), which nothing
- * acted on then: the attempt fails with that reason (@why). Return: 0;
- * -ECONNRESET for such a loss; -ENODEV when the device is being detached.
+ * The queues of an attach, a new path or a reconnect attempt are
+ * connected: make the path LIVE, unless one of them reported a loss
+ * meanwhile (an answer that broke the rules right after OPEN, a
+ * disconnect), which nothing acted on then: the attempt fails with that
+ * reason (@why). Return: 0; -ECONNRESET for such a loss; -ENODEV when the
+ * device is being detached or the path removed.
  */
-int rdmablk_idev_go_live(struct rdmablk_idev *idev, const char **why)
+int rdmablk_ipath_go_live(struct rdmablk_ipath *path, const char **why)
 {
+	struct rdmablk_idev *idev = path->idev;
 	unsigned long flags;
 	int ret = 0;
 
 	spin_lock_irqsave(&idev->state_lock, flags);
-	if (idev->lost_why) {
-		*why = idev->lost_why;
+	if (path->lost_why) {
+		*why = path->lost_why;
 		ret = -ECONNRESET;
-	} else if (!__rdmablk_idev_change_state(idev, RDMABLK_DEV_LIVE, NULL)) {
+	} else if (idev->state == RDMABLK_DEV_DELETING ||
+		   !__rdmablk_ipath_change_state(path, RDMABLK_DEV_LIVE, NULL)) {
 		ret = -ENODEV;
 	}
 	spin_unlock_irqrestore(&idev->state_lock, flags);
@@ -163,28 +241,39 @@ int rdmablk_idev_go_live(struct rdmablk_idev *idev, const char **why)
 }
 
 /* Before an attempt: losses of the queues torn down are not its own. */
-static void rdmablk_idev_forget_loss(struct rdmablk_idev *idev)
+static void rdmablk_ipath_forget_loss(struct rdmablk_ipath *path)
 {
 	unsigned long flags;
 
-	spin_lock_irqsave(&idev->state_lock, flags);
-	idev->lost_why = NULL;
-	spin_unlock_irqrestore(&idev->state_lock, flags);
+	spin_lock_irqsave(&path->idev->state_lock, flags);
+	path->lost_why = NULL;
+	spin_unlock_irqrestore(&path->idev->state_lock, flags);
 }
 
-/* After the queues are stopped: requeue or fail what got no response. */
+struct rdmablk_cancel {
+	struct rdmablk_ipath *path;
+	bool requeue;
+	u32 count;
+};
+
+/*
+ * After a path's queues are stopped: requeue (to another path, or until
+ * one is back) or fail what they got no answer for.
+ */
 static bool rdmablk_cancel_rq(struct request *rq, void *data)
 {
 	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
-	bool requeue = *(bool *)data;
+	struct rdmablk_cancel *c = data;
+	bool requeue = c->requeue;
 
-	if (blk_mq_rq_state(rq) != MQ_RQ_IN_FLIGHT)
+	if (blk_mq_rq_state(rq) != MQ_RQ_IN_FLIGHT || !req->queue ||
+	    req->queue->path != c->path)
 		return true;
 	/* The queue is stopped: no answer can come any more. */
 	atomic_set(&req->arm, RDMABLK_ARM_IDLE);
 	if (requeue && ++req->retries > RDMABLK_MAX_RETRIES) {
 		pr_warn_ratelimited("%s: a command was sent %u times without an answer; failing it\n",
-				    req->queue->idev->name, req->retries);
+				    c->path->idev->name, req->retries);
 		requeue = false;
 	}
 	/*
@@ -193,36 +282,45 @@ static bool rdmablk_cancel_rq(struct request *rq, void *data)
 	 */
 	req->requeue = requeue;
 	req->status = RDMABLK_S_IO_ERROR;
+	c->count++;
 	blk_mq_complete_request(rq);
 	return true;
 }
 
-/* Stop every queue, then requeue (or fail) what is still outstanding. */
-static void rdmablk_idev_stop_queues(struct rdmablk_idev *idev, bool requeue)
+/*
+ * Stop every queue of @path, then requeue (or fail) what is still
+ * outstanding on them. Return: requests requeued or failed.
+ */
+static u32 rdmablk_ipath_stop_queues(struct rdmablk_ipath *path,
+				     bool requeue)
 {
+	struct rdmablk_idev *idev = path->idev;
+	struct rdmablk_cancel c = { .path = path, .requeue = requeue };
 	u32 i;
 
-	lockdep_assert_held(&idev->recovery_lock);
-	for (i = 0; i < idev->nr_queues; i++)
-		rdmablk_iqueue_stop(&idev->queues[i]);
+	lockdep_assert_held(&path->recovery_lock);
+	for (i = 0; path->queues && i < idev->nr_queues; i++)
+		rdmablk_iqueue_stop(&path->queues[i]);
 	if (idev->tag_set.tags) {
-		blk_mq_tagset_busy_iter(&idev->tag_set, rdmablk_cancel_rq,
-					&requeue);
+		blk_mq_tagset_busy_iter(&idev->tag_set, rdmablk_cancel_rq, &c);
 		blk_mq_tagset_wait_completed_request(&idev->tag_set);
 	}
+	return c.count;
 }
 
-void rdmablk_idev_free_queues(struct rdmablk_idev *idev)
+void rdmablk_ipath_free_queues(struct rdmablk_ipath *path)
 {
 	u32 i;
 
-	for (i = 0; idev->queues && i < idev->nr_queues; i++)
-		rdmablk_iqueue_free(&idev->queues[i]);
+	for (i = 0; path->queues && i < path->idev->nr_queues; i++)
+		rdmablk_iqueue_free(&path->queues[i]);
 }
 
 /*
- * Quiescing is under quiesce_lock, which recovery_lock's holders take inside
- * it: fail_fast_work takes quiesce_lock alone, so that fast_io_fail_tmo is
+ * The request queue is quiesced (quiesced set) while no path is live, so
+ * that I/O waits for one; quiesced and fail_fast change under
+ * quiesce_lock, which a path's recovery_lock holders take inside it:
+ * fail_fast_work takes quiesce_lock alone, so that fast_io_fail_tmo is
  * kept while a reconnect attempt holds recovery_lock for as long as its
  * connect takes (up to the CM's timeouts when the target is unreachable).
  *
@@ -245,25 +343,20 @@ static void __rdmablk_idev_unquiesce(struct rdmablk_idev *idev)
 		blk_mq_unquiesce_queue(idev->disk->queue);
 		idev->quiesced = false;
 	}
-	blk_mq_kick_requeue_list(idev->disk->queue);
-}
-
-void rdmablk_idev_quiesce(struct rdmablk_idev *idev)
-{
-	mutex_lock(&idev->quiesce_lock);
-	__rdmablk_idev_quiesce(idev);
-	mutex_unlock(&idev->quiesce_lock);
+	if (idev->disk)
+		blk_mq_kick_requeue_list(idev->disk->queue);
 }
 
 /*
- * rdmablk_idev_quiesce_unless_failing() - quiesce for a reconnect, unless
- * fast_io_fail_tmo expired (then I/O keeps failing while it reconnects).
- * Checked and done under quiesce_lock, against fail_fast_work.
+ * rdmablk_idev_quiesce_unless_failing() - hold I/O until a path is live,
+ * unless one is (then it goes there) or fast_io_fail_tmo expired (then it
+ * keeps failing while the paths reconnect). Checked and done under
+ * quiesce_lock, against fail_fast_work and a path coming up.
  */
 void rdmablk_idev_quiesce_unless_failing(struct rdmablk_idev *idev)
 {
 	mutex_lock(&idev->quiesce_lock);
-	if (!idev->fail_fast)
+	if (!idev->fail_fast && rdmablk_idev_state(idev) != RDMABLK_DEV_LIVE)
 		__rdmablk_idev_quiesce(idev);
 	mutex_unlock(&idev->quiesce_lock);
 }
@@ -276,73 +369,121 @@ void rdmablk_idev_unquiesce(struct rdmablk_idev *idev)
 }
 
 /**
- * rdmablk_idev_teardown() - take every queue down; shared by err_work,
- *	RDMA device removal and detach
+ * rdmablk_idev_path_live() - a path became live: I/O flows again
  * @idev: the device
- * @requeue: the I/O that got no answer is sent again after a reconnect
- *	(recovery); else it fails (detach)
  *
- * Quiesces the request queue (blk_mq_quiesce_queue() waits for a dispatch
- * in progress: none posts on a queue being freed), stops every queue
- * (disconnect, drain: none of its completions runs afterwards), cancels
- * the keep-alive, completes what got no answer, waits for those
- * completions, and frees the queues' verbs resources. Recovery leaves new
- * I/O waiting for the reconnect, unless fast_io_fail_tmo expired; detach
- * unquiesces, so that what waits fails (the device is DELETING) and
- * del_gendisk() can drain. Idempotent; the caller holds recovery_lock.
+ * Process context, after rdmablk_ipath_go_live(). fast_io_fail_tmo no
+ * longer applies, and what waited for a live path is sent. Under
+ * quiesce_lock, against fail_fast_work and the loss of another path.
  */
-void rdmablk_idev_teardown(struct rdmablk_idev *idev, bool requeue)
+void rdmablk_idev_path_live(struct rdmablk_idev *idev)
 {
-	lockdep_assert_held(&idev->recovery_lock);
-	rdmablk_idev_quiesce(idev);
-	rdmablk_idev_stop_queues(idev, requeue);
-	cancel_delayed_work(&idev->ka_work);
-	rdmablk_idev_free_queues(idev);
+	mutex_lock(&idev->quiesce_lock);
+	if (rdmablk_idev_state(idev) == RDMABLK_DEV_LIVE) {
+		WRITE_ONCE(idev->fail_fast, false);
+		__rdmablk_idev_unquiesce(idev);
+	}
+	mutex_unlock(&idev->quiesce_lock);
+}
+
+/**
+ * rdmablk_ipath_teardown() - take every queue of a path down; shared by
+ *	err_work, RDMA device removal, path removal and detach
+ * @path: the path
+ * @requeue: the I/O it got no answer for is sent again, on another live
+ *	path at once or once one is back (recovery); else it fails (detach)
+ *
+ * Quiesces the request queue for the while (blk_mq_quiesce_queue() waits
+ * for a dispatch in progress: none posts on a queue being freed, and
+ * none that starts later picks a path that is not live), stops the
+ * path's queues (disconnect, drain: none of their completions runs
+ * afterwards), cancels its keep-alive, completes what got no answer,
+ * waits for those completions, and frees the queues' verbs resources.
+ * With no live path left, recovery leaves I/O waiting for one, unless
+ * fast_io_fail_tmo expired; detach unquiesces, so that what waits fails
+ * (the device is DELETING) and del_gendisk() can drain. Idempotent; the
+ * caller holds the path's recovery_lock.
+ */
+void rdmablk_ipath_teardown(struct rdmablk_ipath *path, bool requeue)
+{
+	struct rdmablk_idev *idev = path->idev;
+	struct request_queue *q = NULL;
+	u32 moved;
+
+	lockdep_assert_held(&path->recovery_lock);
+	if (idev->disk && !blk_queue_dying(idev->disk->queue)) {
+		q = idev->disk->queue;
+		blk_mq_quiesce_queue(q);
+	}
+	moved = rdmablk_ipath_stop_queues(path, requeue);
+	cancel_delayed_work(&path->ka_work);
+	rdmablk_ipath_free_queues(path);
+	if (requeue && moved) {
+		WRITE_ONCE(path->failovers, path->failovers + 1);
+		WRITE_ONCE(path->failover_at, jiffies ?: 1);
+	}
+	if (requeue)
+		rdmablk_idev_quiesce_unless_failing(idev);
 	mutex_lock(&idev->quiesce_lock);
 	if ((!requeue || idev->fail_fast) && idev->quiesced)
 		__rdmablk_idev_unquiesce(idev);
 	mutex_unlock(&idev->quiesce_lock);
+	if (q) {
+		blk_mq_unquiesce_queue(q);
+		/* What was requeued goes to a live path now. */
+		blk_mq_kick_requeue_list(q);
+	}
 }
 
-void rdmablk_idev_err_work(struct work_struct *work)
+void rdmablk_ipath_err_work(struct work_struct *work)
 {
-	struct rdmablk_idev *idev = container_of(work, struct rdmablk_idev,
-						 err_work);
+	struct rdmablk_ipath *path = container_of(work, struct rdmablk_ipath,
+						  err_work);
+	struct rdmablk_idev *idev = path->idev;
 	char why[RDMABLK_ERROR_LEN];
 	unsigned long flags;
-	s32 fail_tmo;
+	bool dev_down;
 
-	mutex_lock(&idev->recovery_lock);
+	mutex_lock(&path->recovery_lock);
 	if (rdmablk_idev_state(idev) == RDMABLK_DEV_DELETING) {
 		/* Detach waits for in-flight I/O: fail it instead. */
-		rdmablk_idev_stop_queues(idev, false);
+		rdmablk_ipath_stop_queues(path, false);
 		goto out_unlock;
 	}
-	if (rdmablk_idev_state(idev) != RDMABLK_DEV_RECONNECTING)
+	if (rdmablk_ipath_state(path) == RDMABLK_DEV_DELETING) {
+		/* Being removed: its I/O goes to the other paths. */
+		rdmablk_ipath_teardown(path, true);
+		goto out_unlock;
+	}
+	if (rdmablk_ipath_state(path) != RDMABLK_DEV_RECONNECTING)
 		goto out_unlock;
 
 	spin_lock_irqsave(&idev->state_lock, flags);
-	strscpy(why, idev->last_error, sizeof(why));
+	strscpy(why, path->last_error, sizeof(why));
+	dev_down = idev->state != RDMABLK_DEV_LIVE;
 	spin_unlock_irqrestore(&idev->state_lock, flags);
-	pr_warn("%s: connection to %pISpc lost (%s); reconnecting every %u s\n",
-		idev->name, &idev->addr, why,
-		READ_ONCE(idev->tmo.reconnect_delay));
-
-	rdmablk_idev_teardown(idev, true);
-
-	fail_tmo = READ_ONCE(idev->tmo.fast_io_fail_tmo);
-	if (fail_tmo >= 0)
-		rdmablk_idev_arm(idev, &idev->fail_fast_work, fail_tmo * HZ,
-				 RDMABLK_DEV_RECONNECTING, false);
-	if (test_and_clear_bit(RDMABLK_IDEV_RESET, &idev->flags))
-		rdmablk_idev_attempt_now(idev);
+	if (dev_down)
+		pr_warn("%s: connection to %pISpc lost (%s); reconnecting every %u s\n",
+			idev->name, &path->addr, why,
+			READ_ONCE(idev->tmo.reconnect_delay));
 	else
-		rdmablk_idev_arm(idev, &idev->reconnect_work,
-				 READ_ONCE(idev->tmo.reconnect_delay) * HZ,
-				 RDMABLK_DEV_RECONNECTING, false);
-	rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_STATE, why);
+		pr_warn("%s: path %u to %pISpc lost (%s); its I/O goes to the other paths, reconnecting every %u s\n",
+			idev->name, path->id, &path->addr, why,
+			READ_ONCE(idev->tmo.reconnect_delay));
+
+	rdmablk_ipath_teardown(path, true);
+
+	if (test_and_clear_bit(RDMABLK_IPATH_RESET, &path->flags))
+		rdmablk_ipath_attempt_now(path);
+	else
+		rdmablk_ipath_arm(path, &path->reconnect_work,
+				  READ_ONCE(idev->tmo.reconnect_delay) * HZ,
+				  RDMABLK_DEV_RECONNECTING, false);
+	rdmablk_idev_event(idev, RDMABLK_EVENT_PATH_FAILOVER, path, why);
+	if (dev_down)
+		rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_STATE, NULL, why);
 out_unlock:
-	mutex_unlock(&idev->recovery_lock);
+	mutex_unlock(&path->recovery_lock);
 }
 
 void rdmablk_idev_fail_fast_work(struct work_struct *work)
@@ -352,10 +493,10 @@ void rdmablk_idev_fail_fast_work(struct work_struct *work)
 						 fail_fast_work);
 
 	/*
-	 * Not recovery_lock: a reconnect attempt holds it while it connects.
-	 * A reconnect that succeeds makes the device LIVE before it clears
-	 * fail_fast under quiesce_lock, so whichever of the two takes the
-	 * lock last decides, and a LIVE device never keeps fail_fast.
+	 * Not a recovery_lock: a reconnect attempt holds its path's while it
+	 * connects. A path that comes up makes the device LIVE before it
+	 * clears fail_fast under quiesce_lock, so whichever of the two takes
+	 * the lock last decides, and a LIVE device never keeps fail_fast.
 	 */
 	mutex_lock(&idev->quiesce_lock);
 	if (rdmablk_idev_state(idev) == RDMABLK_DEV_RECONNECTING) {
@@ -367,51 +508,51 @@ void rdmablk_idev_fail_fast_work(struct work_struct *work)
 	mutex_unlock(&idev->quiesce_lock);
 }
 
-void rdmablk_idev_ka_work(struct work_struct *work)
+void rdmablk_ipath_ka_work(struct work_struct *work)
 {
-	struct rdmablk_idev *idev = container_of(to_delayed_work(work),
-						 struct rdmablk_idev, ka_work);
-	u32 kato = READ_ONCE(idev->tmo.keepalive_tmo);
+	struct rdmablk_ipath *path = container_of(to_delayed_work(work),
+						  struct rdmablk_ipath, ka_work);
+	u32 kato = READ_ONCE(path->idev->tmo.keepalive_tmo);
 	u32 i;
 	int ret;
 
 	/* Recovery frees queues under this lock; hold it while sending. */
-	mutex_lock(&idev->recovery_lock);
-	if (rdmablk_idev_state(idev) != RDMABLK_DEV_LIVE)
+	mutex_lock(&path->recovery_lock);
+	if (rdmablk_ipath_state(path) != RDMABLK_DEV_LIVE)
 		goto out_unlock;
-	for (i = 0; i < idev->nr_queues; i++) {
-		ret = rdmablk_iqueue_keepalive(&idev->queues[i], kato * HZ);
+	for (i = 0; i < path->idev->nr_queues; i++) {
+		ret = rdmablk_iqueue_keepalive(&path->queues[i], kato * HZ);
 		if (ret) {
-			rdmablk_idev_conn_lost(idev, ret == -ETIMEDOUT ?
-					       "keep-alive timeout" :
-					       "cannot send a keep-alive");
+			rdmablk_ipath_conn_lost(path, ret == -ETIMEDOUT ?
+						"keep-alive timeout" :
+						"cannot send a keep-alive");
 			goto out_unlock;
 		}
 	}
 	/* Look twice per interval: a loss is noticed within 1.5 intervals. */
-	rdmablk_idev_arm(idev, &idev->ka_work, kato * HZ / 2, RDMABLK_DEV_LIVE,
-			 false);
+	rdmablk_ipath_arm(path, &path->ka_work, kato * HZ / 2,
+			  RDMABLK_DEV_LIVE, false);
 out_unlock:
-	mutex_unlock(&idev->recovery_lock);
+	mutex_unlock(&path->recovery_lock);
 }
 
 /*
- * While the queues of an attach or a reconnect attempt connect, keep those
- * already open (0 to @n - 1) proven alive, as ka_work does once the
- * device is live: the target drops a queue silent for twice the keep-alive
- * interval, and connecting many queues to a slow or distant target takes
- * longer than that. Only the thread connecting the queues sends here;
- * ka_work sends nothing before the device is LIVE.
+ * While the queues of a path connect (attach, a new path, a reconnect
+ * attempt), keep those already open (0 to @n - 1) proven alive, as
+ * ka_work does once the path is live: the target drops a queue silent
+ * for twice the keep-alive interval, and connecting many queues to a slow
+ * or distant target takes longer than that. Only the thread connecting
+ * the queues sends here; ka_work sends nothing before the path is LIVE.
  */
-static int rdmablk_idev_keep_open_alive(struct rdmablk_idev *idev, u32 n,
-					struct netlink_ext_ack *extack)
+static int rdmablk_ipath_keep_open_alive(struct rdmablk_ipath *path, u32 n,
+					 struct netlink_ext_ack *extack)
 {
-	unsigned long kato = READ_ONCE(idev->tmo.keepalive_tmo) * HZ;
+	unsigned long kato = READ_ONCE(path->idev->tmo.keepalive_tmo) * HZ;
 	u32 i;
 	int ret;
 
 	for (i = 0; i < n; i++) {
-		ret = rdmablk_iqueue_keepalive(&idev->queues[i], kato);
+		ret = rdmablk_iqueue_keepalive(&path->queues[i], kato);
 		if (ret == -ETIMEDOUT) {
 			NL_SET_ERR_MSG(extack,
 				       "a connected queue stopped answering keep-alives while the others connected");
@@ -426,30 +567,30 @@ static int rdmablk_idev_keep_open_alive(struct rdmablk_idev *idev, u32 n,
 }
 
 /*
- * Connect and open queue @i. With @learn (the first queue of a new
- * attachment) the device takes its limits from what the target granted;
- * otherwise the queue must grant at least the device's credits and, but
- * for queue 0, name the same export (UUID, size) as queue 0. Then the
- * queues before it are kept alive.
+ * Connect and open queue @i of @path. With @learn (the first queue of a
+ * new attachment) the device takes its limits from what the target
+ * granted; otherwise the queue must grant at least the device's credits
+ * and sizes and, but for queue 0, name the same export (UUID, size) as
+ * queue 0. Then the queues before it are kept alive.
  */
-static int rdmablk_idev_connect_queue(struct rdmablk_idev *idev, u32 i,
-				      bool learn, struct netlink_ext_ack *extack)
+static int rdmablk_ipath_connect_queue(struct rdmablk_ipath *path, u32 i,
+				       bool learn,
+				       struct netlink_ext_ack *extack)
 {
-	struct rdmablk_iqueue *q = &idev->queues[i];
+	struct rdmablk_idev *idev = path->idev;
+	struct rdmablk_iqueue *q = &path->queues[i];
 	u32 fr_pages, pages;
 	int ret;
 
-	ret = rdmablk_iqueue_connect(q, idev->want_qd,
+	down_read(&idev->key_sem);
+	ret = rdmablk_iqueue_connect(q, path->want_qd,
 				     READ_ONCE(idev->tmo.keepalive_tmo) * 1000,
 				     extack);
-	if (ret)
-		return ret;
-	if (idev->key.hmac) {
+	if (!ret && idev->key.hmac)
 		ret = rdmablk_iqueue_auth(q, extack);
-		if (ret)
-			return ret;
-	}
-	ret = rdmablk_iqueue_open(q, extack);
+	if (!ret)
+		ret = rdmablk_iqueue_open(q, extack);
+	up_read(&idev->key_sem);
 	if (ret)
 		return ret;
 	/* The disk's limits are whole FRWR pages. */
@@ -466,7 +607,7 @@ static int rdmablk_idev_connect_queue(struct rdmablk_idev *idev, u32 i,
 	if (learn) {
 		idev->info = q->open_info;
 		idev->queue_depth = q->params.queue_depth - 1;
-		idev->want_qd = q->params.queue_depth;
+		path->want_qd = q->params.queue_depth;
 		idev->max_io_size = min_t(u32, q->params.max_io_size,
 					  (fr_pages - 1) * SZ_4K);
 		idev->inline_max = q->params.inline_max;
@@ -476,7 +617,7 @@ static int rdmablk_idev_connect_queue(struct rdmablk_idev *idev, u32 i,
 	} else if (q->params.max_io_size < idev->max_io_size ||
 		   q->params.inline_max < idev->inline_max) {
 		/* The disk's limits were set from the first connect. */
-		NL_SET_ERR_MSG(extack, "the target's I/O size limits shrank");
+		NL_SET_ERR_MSG(extack, "the target's I/O size limits are below the device's");
 		return -EPROTO;
 	}
 	pages = idev->max_io_size / SZ_4K + 1;
@@ -484,64 +625,123 @@ static int rdmablk_idev_connect_queue(struct rdmablk_idev *idev, u32 i,
 		NL_SET_ERR_MSG(extack, "the RDMA device cannot register max_io_size");
 		return -EOPNOTSUPP;
 	}
-	if (i && (memcmp(q->open_info.uuid, idev->queues[0].open_info.uuid,
+	if (i && (memcmp(q->open_info.uuid, path->queues[0].open_info.uuid,
 			 RDMABLK_UUID_SIZE) ||
-		  q->open_info.size != idev->queues[0].open_info.size)) {
+		  q->open_info.size != path->queues[0].open_info.size)) {
 		NL_SET_ERR_MSG(extack, "the target's queues disagree about the export");
 		return -EPROTO;
 	}
 	ret = rdmablk_iqueue_init_mrs(q, pages);
 	if (ret)
 		return ret;
-	return rdmablk_idev_keep_open_alive(idev, i, extack);
+	return rdmablk_ipath_keep_open_alive(path, i, extack);
 }
 
 /*
- * First connection: connect every queue and learn the limits. The
- * interrupt-driven queues come first, then the polled ones; when the
- * target accepts fewer queues than asked for, the polled ones go first
- * (as nvme-rdma's poll queues get what the default ones leave).
+ * Whether the export behind a path's connected queues is the device's:
+ * the same UUID, block size and read-only setting; with @same_size, the
+ * same size too (a new path; a reconnect may find it resized). Return:
+ * NULL, or what differs.
  */
-int rdmablk_idev_connect(struct rdmablk_idev *idev,
-			 const struct rdmablk_attach_req *req,
-			 struct netlink_ext_ack *extack)
+static const char *rdmablk_ipath_differs(struct rdmablk_ipath *path,
+					 bool same_size)
 {
-	struct rdmablk_iqueue *q0;
+	const struct rdmablk_open_info *info = &path->queues[0].open_info;
+	const struct rdmablk_open_info *want = &path->idev->info;
+
+	if (memcmp(info->uuid, want->uuid, RDMABLK_UUID_SIZE))
+		return "a different export (other UUID) is behind this name now";
+	if ((info->flags ^ want->flags) & RDMABLK_EXP_READ_ONLY ||
+	    info->logical_block_size != want->logical_block_size)
+		return "the export changed its block size or read-only setting";
+	if (same_size && info->size != want->size)
+		return "the export has another size behind this path";
+	return NULL;
+}
+
+/**
+ * rdmablk_ipath_connect() - connect every queue of a new path
+ * @path: the path, NEW, with no queues yet
+ * @learn: the device's first path (attach): the device takes its queue
+ *	count and limits from it, within what @req asks for
+ * @req: with @learn, the ATTACH request
+ * @extack: where a failure is explained
+ *
+ * The interrupt-driven queues come first, then the polled ones; when the
+ * target of the first path accepts fewer queues than asked for, the
+ * polled ones go first (as nvme-rdma's poll queues get what the default
+ * ones leave). Every later path has as many queues as the device, of
+ * the same kinds, and leads to the same export.
+ *
+ * Return: 0, or a negative errno with @extack set; the caller frees the
+ * queues either way.
+ */
+int rdmablk_ipath_connect(struct rdmablk_ipath *path, bool learn,
+			  const struct rdmablk_attach_req *req,
+			  struct netlink_ext_ack *extack)
+{
+	struct rdmablk_idev *idev = path->idev;
+	struct rdmablk_iqueue *queues;
+	const char *why;
 	u32 i, want, poll;
 	int ret;
 
-	/* At most RDMABLK_MAX_QUEUES together (nl_parse.c checked). */
-	poll = req->nr_poll_queues;
-	want = req->nr_queues ? req->nr_queues : num_online_cpus();
-	want = min_t(u32, want, RDMABLK_MAX_QUEUES - poll);
-	idev->queues = kcalloc(want + poll, sizeof(*idev->queues), GFP_KERNEL);
-	if (!idev->queues)
+	if (learn) {
+		/* At most RDMABLK_MAX_QUEUES together (nl_parse.c checked). */
+		poll = req->nr_poll_queues;
+		want = req->nr_queues ? req->nr_queues : num_online_cpus();
+		want = min_t(u32, want, RDMABLK_MAX_QUEUES - poll);
+		/* One credit more than the tags: the keep-alive's. */
+		path->want_qd = min_t(u32, req->queue_depth + 1, U16_MAX);
+		idev->max_io_size = RDMABLK_MAX_IO_SIZE;
+	} else {
+		poll = idev->nr_poll_queues;
+		want = idev->nr_queues - poll;
+		path->want_qd = idev->queue_depth + 1;
+	}
+	queues = kcalloc(want + poll, sizeof(*queues), GFP_KERNEL);
+	if (!queues)
 		return -ENOMEM;
 	for (i = 0; i < want + poll; i++) {
-		idev->queues[i].idev = idev;
-		idev->queues[i].qid = i;
-		idev->queues[i].polled = i >= want;
-		spin_lock_init(&idev->queues[i].poll_lock);
+		queues[i].idev = idev;
+		queues[i].path = path;
+		queues[i].qid = i;
+		queues[i].polled = i >= want;
+		spin_lock_init(&queues[i].poll_lock);
 	}
+	/* The path is linked: readers (reports, pollers) may look already. */
+	smp_store_release(&path->queues, queues);
+	if (learn)
+		idev->nr_queues = 1;
 
-	/* One credit more than the tags: the keep-alive's. */
-	idev->want_qd = min_t(u32, req->queue_depth + 1, U16_MAX);
-	idev->max_io_size = RDMABLK_MAX_IO_SIZE;
-	q0 = &idev->queues[0];
-	idev->nr_queues = 1;
-	ret = rdmablk_idev_connect_queue(idev, 0, true, extack);
+	ret = rdmablk_ipath_connect_queue(path, 0, learn, extack);
 	if (ret)
 		return ret;
-
-	want = min_t(u32, want, q0->params.max_queues);
-	poll = min_t(u32, poll, q0->params.max_queues - want);
-	/* The polled queues move down behind the interrupt-driven ones. */
-	for (i = 0; i < poll; i++)
-		idev->queues[want + i].polled = true;
-	idev->nr_poll_queues = poll;
+	if (learn) {
+		want = min_t(u32, want, path->queues[0].params.max_queues);
+		poll = min_t(u32, poll,
+			     path->queues[0].params.max_queues - want);
+		/* The polled queues move down behind the interrupt-driven ones. */
+		for (i = 0; i < want + poll; i++)
+			path->queues[i].polled = i >= want;
+		idev->nr_poll_queues = poll;
+	} else {
+		if (path->queues[0].params.max_queues < want + poll) {
+			NL_SET_ERR_MSG(extack,
+				       "the target accepts fewer queues than the device has");
+			return -EPROTO;
+		}
+		why = rdmablk_ipath_differs(path, true);
+		if (why) {
+			NL_SET_ERR_MSG(extack,
+				       "the path leads to another export, or one of another size or block size");
+			return -ESTALE;
+		}
+	}
 	for (i = 1; i < want + poll; i++) {
-		idev->nr_queues = i + 1;
-		ret = rdmablk_idev_connect_queue(idev, i, false, extack);
+		if (learn)
+			idev->nr_queues = i + 1;
+		ret = rdmablk_ipath_connect_queue(path, i, false, extack);
 		if (ret)
 			return ret;
 	}
@@ -549,31 +749,22 @@ int rdmablk_idev_connect(struct rdmablk_idev *idev,
 }
 
 /* Reconnect attempt: every queue again, and the same export behind it. */
-static int rdmablk_idev_reconnect_queues(struct rdmablk_idev *idev,
-					 const char **why)
+static int rdmablk_ipath_reconnect_queues(struct rdmablk_ipath *path,
+					  const char **why)
 {
-	struct rdmablk_open_info *info = &idev->queues[0].open_info;
 	struct netlink_ext_ack extack = {};
 	u32 i;
 	int ret;
 
-	for (i = 0; i < idev->nr_queues; i++) {
-		ret = rdmablk_idev_connect_queue(idev, i, false, &extack);
+	for (i = 0; i < path->idev->nr_queues; i++) {
+		ret = rdmablk_ipath_connect_queue(path, i, false, &extack);
 		if (ret) {
 			*why = extack._msg ?: "cannot connect";
 			return ret;
 		}
 	}
-	if (memcmp(info->uuid, idev->info.uuid, RDMABLK_UUID_SIZE)) {
-		*why = "a different export (other UUID) is behind this name now";
-		return -ESTALE;
-	}
-	if ((info->flags ^ idev->info.flags) & RDMABLK_EXP_READ_ONLY ||
-	    info->logical_block_size != idev->info.logical_block_size) {
-		*why = "the export changed its block size or read-only setting";
-		return -ESTALE;
-	}
-	return 0;
+	*why = rdmablk_ipath_differs(path, false);
+	return *why ? -ESTALE : 0;
 }
 
 static void rdmablk_idev_resize(struct rdmablk_idev *idev, u64 size)
@@ -582,93 +773,108 @@ static void rdmablk_idev_resize(struct rdmablk_idev *idev, u64 size)
 		idev->export_name, idev->info.size, size);
 	idev->info.size = size;
 	set_capacity_and_notify(idev->disk, size >> SECTOR_SHIFT);
-	rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_RESIZED, "export resized");
+	rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_RESIZED, NULL,
+			   "export resized");
 }
 
-static void rdmablk_idev_give_up(struct rdmablk_idev *idev, const char *why)
+static void rdmablk_ipath_give_up(struct rdmablk_ipath *path, const char *why)
 {
-	lockdep_assert_held(&idev->recovery_lock);
-	if (!rdmablk_idev_change_state(idev, RDMABLK_DEV_DEAD, why))
-		return;	/* being detached */
-	cancel_delayed_work(&idev->fail_fast_work);
-	pr_err("%s: giving up on %s at %pISpc: %s; I/O fails until detached or reconnected\n",
-	       idev->name, idev->export_name, &idev->addr, why);
+	struct rdmablk_idev *idev = path->idev;
+
+	lockdep_assert_held(&path->recovery_lock);
+	if (!rdmablk_ipath_change_state(path, RDMABLK_DEV_DEAD, why))
+		return;	/* being detached or removed */
+	pr_err("%s: giving up on path %u to %s at %pISpc: %s\n", idev->name,
+	       path->id, idev->export_name, &path->addr, why);
+	rdmablk_idev_event(idev, RDMABLK_EVENT_PATH_STATE, path, why);
+	if (rdmablk_idev_state(idev) != RDMABLK_DEV_DEAD)
+		return;
+	pr_err("%s: no path left; I/O fails until detached or reconnected\n",
+	       idev->name);
 	rdmablk_idev_unquiesce(idev);
-	rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_STATE, why);
+	rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_STATE, NULL, why);
 }
 
-void rdmablk_idev_reconnect_work(struct work_struct *work)
+void rdmablk_ipath_reconnect_work(struct work_struct *work)
 {
-	struct rdmablk_idev *idev = container_of(to_delayed_work(work),
-						 struct rdmablk_idev,
-						 reconnect_work);
+	struct rdmablk_ipath *path = container_of(to_delayed_work(work),
+						  struct rdmablk_ipath,
+						  reconnect_work);
+	struct rdmablk_idev *idev = path->idev;
 	const char *why = NULL;
 	unsigned long flags, lost_at;
 	u32 attempt, max;
+	bool was_down;
 	s32 loss_tmo;
 	int ret;
 
-	mutex_lock(&idev->recovery_lock);
-	if (rdmablk_idev_state(idev) != RDMABLK_DEV_RECONNECTING)
+	mutex_lock(&path->recovery_lock);
+	if (rdmablk_ipath_state(path) != RDMABLK_DEV_RECONNECTING)
 		goto out_unlock;
 
 	spin_lock_irqsave(&idev->state_lock, flags);
-	attempt = ++idev->attempt;
-	lost_at = idev->lost_at;
-	max = rdmablk_idev_max_attempts(&idev->tmo, idev->extra_attempts);
+	attempt = ++path->attempt;
+	lost_at = path->lost_at;
+	max = rdmablk_idev_max_attempts(&idev->tmo, path->extra_attempts);
 	spin_unlock_irqrestore(&idev->state_lock, flags);
 
-	rdmablk_idev_forget_loss(idev);
-	ret = rdmablk_idev_reconnect_queues(idev, &why);
-	/* Detach may have begun meanwhile: it takes the queues down. */
+	rdmablk_ipath_forget_loss(path);
+	ret = rdmablk_ipath_reconnect_queues(path, &why);
+	was_down = rdmablk_idev_state(idev) != RDMABLK_DEV_LIVE;
+	/* Detach or removal may have begun meanwhile: it takes the queues down. */
 	if (!ret)
-		ret = rdmablk_idev_go_live(idev, &why);
+		ret = rdmablk_ipath_go_live(path, &why);
 	if (ret == -ENODEV)
 		goto out_unlock;
-	trace_rdmablk_reconnect(idev->name, attempt, max, ret, why);
+	trace_rdmablk_reconnect(idev->name, path->id, attempt, max, ret, why);
 	if (ret == -ESTALE) {
-		rdmablk_idev_free_queues(idev);
-		rdmablk_idev_give_up(idev, why);
+		rdmablk_ipath_free_queues(path);
+		rdmablk_ipath_give_up(path, why);
 		goto out_unlock;
 	}
 	if (ret) {
-		rdmablk_idev_free_queues(idev);
+		rdmablk_ipath_free_queues(path);
 		spin_lock_irqsave(&idev->state_lock, flags);
-		strscpy(idev->last_error, why, sizeof(idev->last_error));
+		strscpy(path->last_error, why, sizeof(path->last_error));
 		spin_unlock_irqrestore(&idev->state_lock, flags);
 		loss_tmo = READ_ONCE(idev->tmo.ctrl_loss_tmo);
 		if (loss_tmo >= 0 &&
 		    time_after_eq(jiffies, lost_at + (unsigned long)loss_tmo * HZ)) {
-			rdmablk_idev_give_up(idev, "ctrl_loss_tmo expired");
+			rdmablk_ipath_give_up(path, "ctrl_loss_tmo expired");
 			goto out_unlock;
 		}
 		if (max)
-			pr_info("%s: reconnect attempt %u of %u failed: %s (%pe)\n",
-				idev->name, attempt, max, why, ERR_PTR(ret));
+			pr_info("%s: path %u: reconnect attempt %u of %u failed: %s (%pe)\n",
+				idev->name, path->id, attempt, max, why,
+				ERR_PTR(ret));
 		else
-			pr_info("%s: reconnect attempt %u failed: %s (%pe)\n",
-				idev->name, attempt, why, ERR_PTR(ret));
-		rdmablk_idev_arm(idev, &idev->reconnect_work,
-				 READ_ONCE(idev->tmo.reconnect_delay) * HZ,
-				 RDMABLK_DEV_RECONNECTING, false);
-		rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_STATE, why);
+			pr_info("%s: path %u: reconnect attempt %u failed: %s (%pe)\n",
+				idev->name, path->id, attempt, why,
+				ERR_PTR(ret));
+		rdmablk_ipath_arm(path, &path->reconnect_work,
+				  READ_ONCE(idev->tmo.reconnect_delay) * HZ,
+				  RDMABLK_DEV_RECONNECTING, false);
+		rdmablk_idev_event(idev, RDMABLK_EVENT_PATH_STATE, path, why);
+		if (was_down)
+			rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_STATE,
+					   NULL, why);
 		goto out_unlock;
 	}
 
-	WRITE_ONCE(idev->reconnects, idev->reconnects + 1);
-	if (idev->queues[0].open_info.size != idev->info.size)
-		rdmablk_idev_resize(idev, idev->queues[0].open_info.size);
-	cancel_delayed_work(&idev->fail_fast_work);
-	mutex_lock(&idev->quiesce_lock);
-	WRITE_ONCE(idev->fail_fast, false);
-	__rdmablk_idev_unquiesce(idev);
-	mutex_unlock(&idev->quiesce_lock);
-	rdmablk_idev_arm(idev, &idev->ka_work,
-			 READ_ONCE(idev->tmo.keepalive_tmo) * HZ / 2,
-			 RDMABLK_DEV_LIVE, false);
-	pr_info("%s: reconnected to %pISpc after %u attempt%s\n", idev->name,
-		&idev->addr, attempt, attempt == 1 ? "" : "s");
-	rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_STATE, "reconnected");
+	WRITE_ONCE(path->reconnects, path->reconnects + 1);
+	if (path->queues[0].open_info.size != idev->info.size)
+		rdmablk_idev_resize(idev, path->queues[0].open_info.size);
+	rdmablk_idev_path_live(idev);
+	rdmablk_ipath_arm(path, &path->ka_work,
+			  READ_ONCE(idev->tmo.keepalive_tmo) * HZ / 2,
+			  RDMABLK_DEV_LIVE, false);
+	pr_info("%s: path %u reconnected to %pISpc after %u attempt%s\n",
+		idev->name, path->id, &path->addr, attempt,
+		attempt == 1 ? "" : "s");
+	rdmablk_idev_event(idev, RDMABLK_EVENT_PATH_STATE, path, "reconnected");
+	if (was_down)
+		rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_STATE, NULL,
+				   "reconnected");
 out_unlock:
-	mutex_unlock(&idev->recovery_lock);
+	mutex_unlock(&path->recovery_lock);
 }

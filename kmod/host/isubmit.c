@@ -241,7 +241,7 @@ static int rdmablk_iqueue_post_batch(struct rdmablk_iqueue *queue,
 			clear_bit_unlock(req->msg_slot, &queue->msg_busy);
 		if (atomic_xchg(&req->arm, RDMABLK_ARM_IDLE) ==
 		    RDMABLK_ARM_EARLY)
-			rdmablk_idev_conn_lost(queue->idev, "answer for a command not sent");
+			rdmablk_ipath_conn_lost(queue->path, "answer for a command not sent");
 	}
 	return ret;
 }
@@ -263,7 +263,7 @@ void rdmablk_iqueue_commit(struct rdmablk_iqueue *queue)
 					&unposted);
 	if (ret) {
 		iq_err(queue, "cannot send a batch of commands: %d\n", ret);
-		rdmablk_idev_conn_lost(queue->idev, "cannot post a command");
+		rdmablk_ipath_conn_lost(queue->path, "cannot post a command");
 	}
 }
 
@@ -498,7 +498,7 @@ blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 		return BLK_STS_OK;
 	if (unposted != req) {
 		/* Batched ones were not posted: recovery requeues them. */
-		rdmablk_idev_conn_lost(queue->idev, "cannot post a command");
+		rdmablk_ipath_conn_lost(queue->path, "cannot post a command");
 		/* All of it went out (the driver did not say what failed). */
 		if (!unposted)
 			return BLK_STS_OK;

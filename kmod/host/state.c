@@ -133,3 +133,85 @@ blk_status_t rdmablk_status_to_blk(u16 status)
 		return BLK_STS_IOERR;
 	}
 }
+
+/**
+ * rdmablk_dev_state_of_paths() - a device's state from its paths'
+ * @old: the device's state now
+ * @path_states: each path's enum rdmablk_dev_state (RDMABLK_DEV_NEW for
+ *	one being connected)
+ * @n: paths
+ *
+ * LIVE while a path is live; RECONNECTING while none is and one is being
+ * connected; DEAD when every path gave up (or none is left). A device
+ * being attached (NEW) stays NEW until a path is live, one being detached
+ * stays DELETING.
+ *
+ * Return: the state the device should be in.
+ */
+u32 rdmablk_dev_state_of_paths(u32 old, const u32 *path_states, u32 n)
+{
+	bool trying = false;
+	u32 i;
+
+	if (old == RDMABLK_DEV_DELETING)
+		return old;
+	for (i = 0; i < n; i++) {
+		if (path_states[i] == RDMABLK_DEV_LIVE)
+			return RDMABLK_DEV_LIVE;
+		if (path_states[i] == RDMABLK_DEV_NEW ||
+		    path_states[i] == RDMABLK_DEV_RECONNECTING)
+			trying = true;
+	}
+	if (old == RDMABLK_DEV_NEW)
+		return old;
+	return trying ? RDMABLK_DEV_RECONNECTING : RDMABLK_DEV_DEAD;
+}
+
+/**
+ * rdmablk_mp_choose() - the path a request goes on
+ * @policy: enum rdmablk_mp_policy
+ * @cand: the paths
+ * @n: how many
+ * @rr: a counter that grows by one a request, for round-robin
+ *
+ * Among the usable paths not on standby, or if there is none the usable
+ * ones on standby: the one with the fewest requests in flight
+ * (queue-depth, and any unknown policy), the lowest moving average of
+ * latency (min-latency; one without a sample yet is lowest, so it gets
+ * one), or the next in turn (round-robin). Ties go to the first.
+ *
+ * Return: its index in @cand, or -1 when none is usable.
+ */
+int rdmablk_mp_choose(u32 policy, const struct rdmablk_mp_cand *cand, u32 n,
+		      u32 rr)
+{
+	u32 i, standby, count;
+	int best;
+
+	for (standby = 0; standby < 2; standby++) {
+		best = -1;
+		count = 0;
+		for (i = 0; i < n; i++) {
+			if (!cand[i].usable || cand[i].standby != standby)
+				continue;
+			count++;
+			if (best < 0 ||
+			    (policy == RDMABLK_MP_MIN_LATENCY ?
+			     cand[i].latency_ns < cand[best].latency_ns :
+			     cand[i].inflight < cand[best].inflight))
+				best = i;
+		}
+		if (!count)
+			continue;
+		if (policy != RDMABLK_MP_ROUND_ROBIN)
+			return best;
+		rr %= count;
+		for (i = 0; i < n; i++) {
+			if (!cand[i].usable || cand[i].standby != standby)
+				continue;
+			if (!rr--)
+				return i;
+		}
+	}
+	return -1;
+}

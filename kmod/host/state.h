@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Verbs-free rules of the initiator: which device state changes are legal,
- * and what a wire status means to the block layer. Unit tested by
- * state_test.c.
+ * a device's state from its paths', which path a request takes, and what
+ * a wire status means to the block layer. Unit tested by state_test.c.
  */
 #ifndef RDMABLK_HOST_STATE_H
 #define RDMABLK_HOST_STATE_H
@@ -20,6 +20,24 @@ bool rdmablk_dev_state_change_ok(u32 old, u32 new);
 bool rdmablk_dev_state_valid(u32 state);
 const char *rdmablk_dev_state_name(u32 state);
 u16 rdmablk_wire_status(u16 wire);
+u32 rdmablk_dev_state_of_paths(u32 old, const u32 *path_states, u32 n);
+
+/**
+ * struct rdmablk_mp_cand - what the path policies know of a path
+ * @inflight: requests in flight on it
+ * @latency_ns: moving average of its latencies, 0 before the first
+ * @standby: used only while no other path is usable
+ * @usable: live, with the request's queue live
+ */
+struct rdmablk_mp_cand {
+	u32 inflight;
+	u64 latency_ns;
+	bool standby;
+	bool usable;
+};
+
+int rdmablk_mp_choose(u32 policy, const struct rdmablk_mp_cand *cand, u32 n,
+		      u32 rr);
 blk_status_t rdmablk_status_to_blk(u16 status);
 
 #endif /* RDMABLK_HOST_STATE_H */

@@ -110,11 +110,128 @@ static void rdmablk_state_names(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, rdmablk_dev_state_name(99), "unknown");
 }
 
+/*
+ * A device is LIVE while any path is, RECONNECTING while none is and one
+ * is being connected, DEAD when all gave up or none is left; NEW and
+ * DELETING are kept.
+ */
+static void rdmablk_state_of_paths(struct kunit *test)
+{
+	const u32 live_dead[] = { RDMABLK_DEV_DEAD, RDMABLK_DEV_LIVE };
+	const u32 trying[] = { RDMABLK_DEV_DEAD, RDMABLK_DEV_RECONNECTING };
+	const u32 adding[] = { RDMABLK_DEV_NEW, RDMABLK_DEV_DEAD };
+	const u32 dead[] = { RDMABLK_DEV_DEAD, RDMABLK_DEV_DEAD };
+	const u32 deleting[] = { RDMABLK_DEV_DELETING };
+
+	KUNIT_EXPECT_EQ(test, rdmablk_dev_state_of_paths(RDMABLK_DEV_RECONNECTING,
+							 live_dead, 2),
+			RDMABLK_DEV_LIVE);
+	KUNIT_EXPECT_EQ(test, rdmablk_dev_state_of_paths(RDMABLK_DEV_LIVE,
+							 trying, 2),
+			RDMABLK_DEV_RECONNECTING);
+	/* A path being added is one being connected. */
+	KUNIT_EXPECT_EQ(test, rdmablk_dev_state_of_paths(RDMABLK_DEV_DEAD,
+							 adding, 2),
+			RDMABLK_DEV_RECONNECTING);
+	KUNIT_EXPECT_EQ(test, rdmablk_dev_state_of_paths(RDMABLK_DEV_RECONNECTING,
+							 dead, 2),
+			RDMABLK_DEV_DEAD);
+	KUNIT_EXPECT_EQ(test, rdmablk_dev_state_of_paths(RDMABLK_DEV_LIVE,
+							 deleting, 1),
+			RDMABLK_DEV_DEAD);
+	KUNIT_EXPECT_EQ(test, rdmablk_dev_state_of_paths(RDMABLK_DEV_LIVE,
+							 NULL, 0),
+			RDMABLK_DEV_DEAD);
+	/* Attaching: NEW until a path is live. */
+	KUNIT_EXPECT_EQ(test, rdmablk_dev_state_of_paths(RDMABLK_DEV_NEW,
+							 adding, 2),
+			RDMABLK_DEV_NEW);
+	KUNIT_EXPECT_EQ(test, rdmablk_dev_state_of_paths(RDMABLK_DEV_NEW,
+							 live_dead, 2),
+			RDMABLK_DEV_LIVE);
+	/* Detaching: DELETING whatever the paths do. */
+	KUNIT_EXPECT_EQ(test, rdmablk_dev_state_of_paths(RDMABLK_DEV_DELETING,
+							 live_dead, 2),
+			RDMABLK_DEV_DELETING);
+}
+
+/* queue-depth: the fewest in flight, the first on a tie; never unusable. */
+static void rdmablk_mp_queue_depth(struct kunit *test)
+{
+	struct rdmablk_mp_cand c[3] = {
+		{ .inflight = 4, .usable = true },
+		{ .inflight = 1, .usable = true },
+		{ .inflight = 0, .usable = false },
+	};
+
+	KUNIT_EXPECT_EQ(test, rdmablk_mp_choose(RDMABLK_MP_QUEUE_DEPTH, c, 3, 0), 1);
+	c[0].inflight = 1;
+	KUNIT_EXPECT_EQ(test, rdmablk_mp_choose(RDMABLK_MP_QUEUE_DEPTH, c, 3, 0), 0);
+	/* An unknown policy chooses as queue-depth does. */
+	KUNIT_EXPECT_EQ(test, rdmablk_mp_choose(99, c, 3, 0), 0);
+	c[0].usable = false;
+	c[1].usable = false;
+	KUNIT_EXPECT_EQ(test, rdmablk_mp_choose(RDMABLK_MP_QUEUE_DEPTH, c, 3, 0), -1);
+	KUNIT_EXPECT_EQ(test, rdmablk_mp_choose(RDMABLK_MP_QUEUE_DEPTH, c, 0, 0), -1);
+}
+
+/* min-latency: the lowest average; one without a sample gets tried. */
+static void rdmablk_mp_min_latency(struct kunit *test)
+{
+	struct rdmablk_mp_cand c[3] = {
+		{ .latency_ns = 90000, .inflight = 0, .usable = true },
+		{ .latency_ns = 30000, .inflight = 9, .usable = true },
+		{ .latency_ns = 60000, .usable = true },
+	};
+
+	KUNIT_EXPECT_EQ(test, rdmablk_mp_choose(RDMABLK_MP_MIN_LATENCY, c, 3, 0), 1);
+	c[2].latency_ns = 0;
+	KUNIT_EXPECT_EQ(test, rdmablk_mp_choose(RDMABLK_MP_MIN_LATENCY, c, 3, 0), 2);
+}
+
+/* round-robin: each usable path in turn, the unusable ones skipped. */
+static void rdmablk_mp_round_robin(struct kunit *test)
+{
+	struct rdmablk_mp_cand c[4] = {
+		{ .usable = true }, { .usable = false },
+		{ .usable = true }, { .usable = true },
+	};
+	static const int want[] = { 0, 2, 3, 0, 2, 3 };
+	u32 rr;
+
+	for (rr = 0; rr < ARRAY_SIZE(want); rr++)
+		KUNIT_EXPECT_EQ(test,
+				rdmablk_mp_choose(RDMABLK_MP_ROUND_ROBIN, c, 4, rr),
+				want[rr]);
+}
+
+/* Standby paths only while no active one is usable, by the same policy. */
+static void rdmablk_mp_standby(struct kunit *test)
+{
+	struct rdmablk_mp_cand c[3] = {
+		{ .inflight = 9, .usable = true },
+		{ .inflight = 0, .standby = true, .usable = true },
+		{ .inflight = 1, .standby = true, .usable = true },
+	};
+	u32 policy;
+
+	for (policy = RDMABLK_MP_QUEUE_DEPTH; policy < __RDMABLK_MP_MAX; policy++)
+		KUNIT_EXPECT_EQ(test, rdmablk_mp_choose(policy, c, 3, 1), 0);
+	c[0].usable = false;
+	KUNIT_EXPECT_EQ(test, rdmablk_mp_choose(RDMABLK_MP_QUEUE_DEPTH, c, 3, 0), 1);
+	KUNIT_EXPECT_EQ(test, rdmablk_mp_choose(RDMABLK_MP_ROUND_ROBIN, c, 3, 1), 2);
+}
+
 static struct kunit_case rdmablk_state_cases[] = {
 	KUNIT_CASE(rdmablk_state_table),
 	KUNIT_CASE(rdmablk_state_deleting_terminal),
 	KUNIT_CASE(rdmablk_state_wire_status),
 	KUNIT_CASE(rdmablk_state_names),
+	KUNIT_CASE(rdmablk_state_of_paths),
+	KUNIT_CASE(rdmablk_mp_queue_depth),
+	KUNIT_CASE(rdmablk_mp_min_latency),
+	KUNIT_CASE(rdmablk_mp_round_robin),
+	KUNIT_CASE(rdmablk_mp_standby),
 	{}
 };
 

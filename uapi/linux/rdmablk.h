@@ -147,6 +147,38 @@
  *                                             interval, its growth divided by
  *                                             COMPLETED's is the mean latency
  *       RDMABLK_ATTR_RECONNECTS       u32     successful reconnects since attach
+ *       RDMABLK_ATTR_MP_POLICY        u32     enum rdmablk_mp_policy
+ *       RDMABLK_ATTR_PATHS            nested: RDMABLK_ATTR_PATH, repeated, each nested:
+ *         RDMABLK_ATTR_PATH_ID          u32   the path's number in the device
+ *         ADDR, PORT                          the target address of the path
+ *         RDMABLK_ATTR_PATH_STATE       u32   enum rdmablk_dev_state of the path
+ *         RDMABLK_ATTR_PATH_STANDBY     u8    1: used only while no other path is live
+ *         RDMABLK_ATTR_PATH_INFLIGHT    u32   requests sent on it, not completed
+ *         RDMABLK_ATTR_PATH_LATENCY_US  u64   moving average of its latencies
+ *         QUEUE_COMMANDS, QUEUE_COMPLETED, QUEUE_ERRORS, QUEUE_REQUEUED: its
+ *                                             queues' counters added up
+ *         RDMABLK_ATTR_PATH_FAILOVERS   u32   times its loss moved its requests
+ *         [RDMABLK_ATTR_PATH_FAILOVER_AGE_MS] u64 since the last of those
+ *         RECONNECT_ATTEMPT, NEXT_ATTEMPT_MS, RECONNECTS, [LAST_ERROR]: as
+ *                                             the device's, for the path
+ *       The device's ADDR, PORT, RECONNECT_ATTEMPT, NEXT_ATTEMPT_MS, LAST_ERROR and
+ *       RECONNECTS are its first path's; its QUEUES add up every path's queues
+ *       of that number.
+ *
+ *   RDMABLK_CMD_PATH_ADD          request: a new path to an attached device:
+ *       RDMABLK_ATTR_DEV_INDEX, RDMABLK_ATTR_ADDR, [RDMABLK_ATTR_PORT]
+ *       [RDMABLK_ATTR_PATH_STANDBY]   u8      0 or 1, default 0
+ *                                 it connects as many queues as the device has,
+ *                                 and must lead to the same export (UUID, size,
+ *                                 block size, read-only) with at least its
+ *                                 credits and I/O sizes; reply: the device, as
+ *                                 one DEV_GET message
+ *   RDMABLK_CMD_PATH_DEL          request: RDMABLK_ATTR_DEV_INDEX, RDMABLK_ATTR_ADDR,
+ *                                 [RDMABLK_ATTR_PORT]; its requests go to the
+ *                                 other paths; the last path is not removed
+ *                                 (detach the device)
+ *   RDMABLK_CMD_PATH_SET          request: RDMABLK_ATTR_DEV_INDEX, RDMABLK_ATTR_ADDR,
+ *                                 [RDMABLK_ATTR_PORT], RDMABLK_ATTR_PATH_STANDBY
  *
  *   RDMABLK_CMD_EVENT             multicast on "events", never a request:
  *       RDMABLK_ATTR_EVENT            u32     enum rdmablk_event
@@ -154,6 +186,7 @@
  *                                     (listener: ADDR, PORT; export:
  *                                     EXPORT_NAME, UUID; device: as DEV_GET)
  *       [RDMABLK_ATTR_REASON]         string  what caused a state change
+ *       [RDMABLK_ATTR_PATH_ID]        u32     the path a PATH_* event is about
  */
 #ifndef _UAPI_LINUX_RDMABLK_H
 #define _UAPI_LINUX_RDMABLK_H
@@ -207,6 +240,9 @@ enum rdmablk_nl_cmd {
 	RDMABLK_CMD_HOST_SET,
 	RDMABLK_CMD_HOST_DEL,
 	RDMABLK_CMD_HOST_GET,
+	RDMABLK_CMD_PATH_ADD,
+	RDMABLK_CMD_PATH_DEL,
+	RDMABLK_CMD_PATH_SET,
 
 	__RDMABLK_CMD_MAX,
 };
@@ -270,6 +306,16 @@ enum rdmablk_attr {
 	RDMABLK_ATTR_AUTH_FAILED,	/* u64 */
 	RDMABLK_ATTR_HOST_REAUTH,	/* flag */
 	RDMABLK_ATTR_NR_POLL_QUEUES,	/* u32, 0..RDMABLK_MAX_QUEUES - 1 */
+	RDMABLK_ATTR_MP_POLICY,		/* u32, enum rdmablk_mp_policy */
+	RDMABLK_ATTR_PATHS,		/* nested, RDMABLK_ATTR_PATH */
+	RDMABLK_ATTR_PATH,		/* nested */
+	RDMABLK_ATTR_PATH_ID,		/* u32 */
+	RDMABLK_ATTR_PATH_STATE,	/* u32, enum rdmablk_dev_state */
+	RDMABLK_ATTR_PATH_STANDBY,	/* u8, 0 or 1 */
+	RDMABLK_ATTR_PATH_INFLIGHT,	/* u32 */
+	RDMABLK_ATTR_PATH_LATENCY_US,	/* u64 */
+	RDMABLK_ATTR_PATH_FAILOVERS,	/* u32 */
+	RDMABLK_ATTR_PATH_FAILOVER_AGE_MS,	/* u64 */
 
 	__RDMABLK_ATTR_MAX,
 };
@@ -282,6 +328,21 @@ enum rdmablk_attr {
 #define RDMABLK_FEAT_ATTACH		(1ULL << 2)	/* initiator devices */
 #define RDMABLK_FEAT_AUTH		(1ULL << 3)	/* HOST_*, AUTH_* attributes */
 #define RDMABLK_FEAT_POLL		(1ULL << 4)	/* NR_POLL_QUEUES */
+#define RDMABLK_FEAT_MULTIPATH		(1ULL << 5)	/* PATH_*, MP_POLICY */
+
+/* Most paths one attached device has. */
+#define RDMABLK_MAX_PATHS		8
+
+/*
+ * RDMABLK_ATTR_MP_POLICY: which live path a request goes on. Paths marked
+ * standby are used only while no other path is live.
+ */
+enum rdmablk_mp_policy {
+	RDMABLK_MP_QUEUE_DEPTH = 1,	/* fewest requests in flight (default) */
+	RDMABLK_MP_ROUND_ROBIN,		/* each in turn */
+	RDMABLK_MP_MIN_LATENCY,		/* lowest moving average of latency */
+	__RDMABLK_MP_MAX,
+};
 
 /* Most hosts a target holds keys for. */
 #define RDMABLK_MAX_AUTH_HOSTS		1024
@@ -326,6 +387,10 @@ enum rdmablk_event {
 	RDMABLK_EVENT_DEVICE_DETACHED,
 	RDMABLK_EVENT_DEVICE_STATE,	/* DEV_STATE changed, or a reconnect attempt failed */
 	RDMABLK_EVENT_DEVICE_RESIZED,	/* the export's size changed; SIZE is the new one */
+	RDMABLK_EVENT_PATH_ADDED,
+	RDMABLK_EVENT_PATH_REMOVED,
+	RDMABLK_EVENT_PATH_STATE,	/* a path's state changed, or its attempt failed */
+	RDMABLK_EVENT_PATH_FAILOVER,	/* a path was lost: its requests moved */
 
 	__RDMABLK_EVENT_MAX,
 };
