@@ -91,6 +91,26 @@ static blk_status_t rdmablk_fail_rq(struct blk_mq_hw_ctx *hctx,
 	return rdmablk_status_to_blk(status);
 }
 
+/*
+ * Post what waits in queue @qid of every live path but @skip (whose
+ * request was the batch's last, and went with it). Under the dispatch's
+ * RCU; a path being torn down is past its dispatches (quiesced) before
+ * its queues are stopped.
+ */
+static void rdmablk_commit_paths(struct rdmablk_idev *idev, u32 qid,
+				 struct rdmablk_ipath *skip)
+{
+	struct rdmablk_ipath *path;
+	u32 i;
+
+	for (i = 0; i < RDMABLK_MAX_PATHS; i++) {
+		path = rcu_dereference(idev->paths[i]);
+		if (path && path != skip &&
+		    READ_ONCE(path->state) == RDMABLK_DEV_LIVE)
+			rdmablk_iqueue_commit(&path->queues[qid]);
+	}
+}
+
 static blk_status_t rdmablk_queue_rq(struct blk_mq_hw_ctx *hctx,
 				     const struct blk_mq_queue_data *bd)
 {
@@ -129,40 +149,38 @@ static blk_status_t rdmablk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	blk_mq_start_request(rq);
 	atomic_inc(&path->inflight);
 	sts = rdmablk_iqueue_submit(queue, rq, !bd->last);
+	/*
+	 * The batch ends here, but its earlier requests may have gone to
+	 * other paths, whose queues still hold them: post those too.
+	 */
+	if (bd->last)
+		rdmablk_commit_paths(idev, hctx->queue_num, path);
 	if (likely(sts == BLK_STS_OK))
 		return sts;
 	atomic_dec(&path->inflight);
+	/* Not on the path: a removed path must not be reachable from it. */
+	WRITE_ONCE(req->queue, NULL);
 	if (unlikely(sts == BLK_STS_IOERR)) {
 		rdmablk_ipath_conn_lost(path, "cannot post a command");
 		if (++req->retries > RDMABLK_MAX_RETRIES)
 			return rdmablk_fail_rq(hctx, queue, rq, RDMABLK_S_IO_ERROR);
 		/* Not sent: the request goes back with the others. */
 		rdmablk_account_rq(queue, rq, true);
-		req->queue = NULL;
 		blk_mq_requeue_request(rq, false);
 		return BLK_STS_OK;
 	}
 	if (unlikely(sts == BLK_STS_NOTSUPP))
 		return rdmablk_fail_rq(hctx, queue, rq, RDMABLK_S_UNSUPPORTED);
-	req->queue = NULL;
 	return sts;
 }
 
 /*
  * Requests queued with more to come were the last: post them now, on
- * every path they went to.
+ * every live path they went to.
  */
 static void rdmablk_commit_rqs(struct blk_mq_hw_ctx *hctx)
 {
-	struct rdmablk_idev *idev = hctx->driver_data;
-	struct rdmablk_ipath *path;
-	u32 i;
-
-	for (i = 0; i < RDMABLK_MAX_PATHS; i++) {
-		path = rcu_dereference(idev->paths[i]);
-		if (path && path->queues)
-			rdmablk_iqueue_commit(&path->queues[hctx->queue_num]);
-	}
+	rdmablk_commit_paths(hctx->driver_data, hctx->queue_num, NULL);
 }
 
 static void rdmablk_complete_rq(struct request *rq)
@@ -174,7 +192,7 @@ static void rdmablk_complete_rq(struct request *rq)
 		rdmablk_account_rq(req->queue, rq, req->requeue);
 		atomic_dec(&req->queue->path->inflight);
 		/* Sent again, it may go on another path. */
-		req->queue = NULL;
+		WRITE_ONCE(req->queue, NULL);
 	}
 	if (req->requeue) {
 		req->requeue = false;
@@ -258,6 +276,8 @@ static int rdmablk_init_request(struct blk_mq_tag_set *set, struct request *rq,
 {
 	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
 
+	/* On no path until sent on one. */
+	req->queue = NULL;
 	/* Not guessable by a target that never received the command. */
 	req->gen = get_random_u16();
 	return 0;

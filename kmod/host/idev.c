@@ -402,9 +402,9 @@ static int rdmablk_idev_set(const struct rdmablk_dev_set_req *req,
 		WRITE_ONCE(idev->policy, req->policy);
 	/*
 	 * The target's window for a silent connection was fixed at connect:
-	 * a new interval applies from the next connect, which each live path
-	 * makes at once (a reset: its in-flight I/O goes to the others, or
-	 * is requeued).
+	 * a new interval applies from the next connect, which every live
+	 * path makes at once (a reset: the in-flight I/O is requeued and
+	 * waits for the first path back, as after RECONNECT).
 	 */
 	if ((req->mask & RDMABLK_TMO_SET_KEEPALIVE) &&
 	    req->tmo.keepalive_tmo != idev->tmo.keepalive_tmo) {

@@ -195,13 +195,14 @@ static void rdmablk_ipath_destroy(struct rdmablk_ipath *path, bool requeue)
 	mutex_lock(&path->recovery_lock);
 	rdmablk_ipath_teardown(path, requeue);
 	mutex_unlock(&path->recovery_lock);
-	/* Our own disconnect may have queued err_work again. */
-	cancel_work_sync(&path->err_work);
 	/*
 	 * Dispatchers, pollers, reports and timeout handlers read the array,
-	 * or a request's queue on the path, under RCU.
+	 * or a request's queue on the path, under RCU; a handler may still
+	 * report a loss, which queues err_work for a detached device: wait
+	 * for them, then for the work.
 	 */
 	synchronize_rcu();
+	cancel_work_sync(&path->err_work);
 	rdmablk_ipath_free(path);
 }
 
@@ -354,7 +355,7 @@ int rdmablk_idev_path_del(const struct rdmablk_path_req *req,
 	struct rdmablk_ipath *paths[RDMABLK_MAX_PATHS];
 	struct rdmablk_ipath *path, *other;
 	struct rdmablk_idev *idev;
-	u32 i, others = 0, n;
+	u32 i, n, state, others = 0;
 	int ret = 0;
 
 	idev = rdmablk_idev_get_locked(req->index);
@@ -381,7 +382,11 @@ int rdmablk_idev_path_del(const struct rdmablk_path_req *req,
 	pr_info("%s: removing path %u to %pISpc\n", idev->name, path->id,
 		&path->addr);
 	rdmablk_idev_event(idev, RDMABLK_EVENT_PATH_REMOVED, path, NULL);
+	state = rdmablk_idev_state(idev);
 	rdmablk_ipath_destroy(path, true);
+	if (rdmablk_idev_state(idev) != state)
+		rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_STATE, NULL,
+				   "path removed");
 out_unlock:
 	mutex_unlock(&idev->paths_lock);
 	return ret;

@@ -644,8 +644,6 @@ int rdmablk_iqueue_connect(struct rdmablk_iqueue *queue, u16 queue_depth,
 	int ret;
 
 	init_completion(&queue->cm_done);
-	spin_lock_init(&queue->stale_lock);
-	spin_lock_init(&queue->post_lock);
 	INIT_LIST_HEAD(&queue->stale_mrs);
 	queue->batch_head = NULL;
 	queue->batch_tail = NULL;

@@ -75,8 +75,13 @@ static void rdmablk_idev_update_state(struct rdmablk_idev *idev,
 	new = rdmablk_dev_state_of_paths(idev->state, states, n);
 	if (new == idev->state)
 		return;
-	/* A device that gave up reconnects before it is live again. */
-	if (idev->state == RDMABLK_DEV_DEAD && new == RDMABLK_DEV_LIVE)
+	/*
+	 * Through RECONNECTING, as the table wants: a device that gave up
+	 * before it is live again, a live one before it gives up (its last
+	 * live path removed while the others are dead).
+	 */
+	if ((idev->state == RDMABLK_DEV_DEAD && new == RDMABLK_DEV_LIVE) ||
+	    (idev->state == RDMABLK_DEV_LIVE && new == RDMABLK_DEV_DEAD))
 		__rdmablk_idev_change_state(idev, RDMABLK_DEV_RECONNECTING, why);
 	if (!__rdmablk_idev_change_state(idev, new, why))
 		return;
@@ -182,8 +187,9 @@ void rdmablk_ipath_attempt_now(struct rdmablk_ipath *path)
  * @why: what happened, for the log and the event; a constant string
  *
  * Any context. A live path starts recovering: its requests go to another
- * path. For a device being detached, or a path being removed, the
- * in-flight I/O is failed or moved rather than waited for. A loss while
+ * path. For a device being detached the in-flight I/O is failed rather
+ * than waited for; a path being removed is torn down by its removal. A
+ * loss while
  * the path's queues are being connected (NEW, or RECONNECTING) is
  * remembered for rdmablk_ipath_go_live(), which the attempt ends with.
  */
@@ -194,8 +200,9 @@ void rdmablk_ipath_conn_lost(struct rdmablk_ipath *path, const char *why)
 	bool stop = false;
 
 	spin_lock_irqsave(&idev->state_lock, flags);
-	if (idev->state == RDMABLK_DEV_DELETING ||
-	    path->state == RDMABLK_DEV_DELETING) {
+	if (path->state == RDMABLK_DEV_DELETING) {
+		/* Being removed: rdmablk_ipath_destroy() tears it down. */
+	} else if (idev->state == RDMABLK_DEV_DELETING) {
 		stop = true;
 	} else if (path->state == RDMABLK_DEV_LIVE &&
 		   __rdmablk_ipath_change_state(path, RDMABLK_DEV_RECONNECTING,
@@ -308,6 +315,18 @@ static u32 rdmablk_ipath_stop_queues(struct rdmablk_ipath *path,
 	return c.count;
 }
 
+/* Whether a queue of @path holds verbs resources; under recovery_lock. */
+static bool rdmablk_ipath_allocated(struct rdmablk_ipath *path)
+{
+	u32 i;
+
+	lockdep_assert_held(&path->recovery_lock);
+	for (i = 0; path->queues && i < path->idev->nr_queues; i++)
+		if (test_bit(RDMABLK_IQ_ALLOCATED, &path->queues[i].flags))
+			return true;
+	return false;
+}
+
 void rdmablk_ipath_free_queues(struct rdmablk_ipath *path)
 {
 	u32 i;
@@ -347,16 +366,25 @@ static void __rdmablk_idev_unquiesce(struct rdmablk_idev *idev)
 		blk_mq_kick_requeue_list(idev->disk->queue);
 }
 
+/* I/O waits for a path: none is live, one reconnects, and not failing. */
+static bool rdmablk_idev_io_waits(struct rdmablk_idev *idev)
+{
+	lockdep_assert_held(&idev->quiesce_lock);
+	return !idev->fail_fast &&
+	       rdmablk_idev_state(idev) == RDMABLK_DEV_RECONNECTING;
+}
+
 /*
  * rdmablk_idev_quiesce_unless_failing() - hold I/O until a path is live,
- * unless one is (then it goes there) or fast_io_fail_tmo expired (then it
- * keeps failing while the paths reconnect). Checked and done under
- * quiesce_lock, against fail_fast_work and a path coming up.
+ * while the device reconnects: not when a path is live (I/O goes there),
+ * nor when fast_io_fail_tmo expired or every path gave up (I/O fails).
+ * Checked and done under quiesce_lock, against fail_fast_work and a path
+ * coming up.
  */
 void rdmablk_idev_quiesce_unless_failing(struct rdmablk_idev *idev)
 {
 	mutex_lock(&idev->quiesce_lock);
-	if (!idev->fail_fast && rdmablk_idev_state(idev) != RDMABLK_DEV_LIVE)
+	if (rdmablk_idev_io_waits(idev))
 		__rdmablk_idev_quiesce(idev);
 	mutex_unlock(&idev->quiesce_lock);
 }
@@ -422,10 +450,10 @@ void rdmablk_ipath_teardown(struct rdmablk_ipath *path, bool requeue)
 		WRITE_ONCE(path->failovers, path->failovers + 1);
 		WRITE_ONCE(path->failover_at, jiffies ?: 1);
 	}
-	if (requeue)
-		rdmablk_idev_quiesce_unless_failing(idev);
 	mutex_lock(&idev->quiesce_lock);
-	if ((!requeue || idev->fail_fast) && idev->quiesced)
+	if (requeue && rdmablk_idev_io_waits(idev))
+		__rdmablk_idev_quiesce(idev);
+	else if (idev->quiesced)
 		__rdmablk_idev_unquiesce(idev);
 	mutex_unlock(&idev->quiesce_lock);
 	if (q) {
@@ -448,11 +476,6 @@ void rdmablk_ipath_err_work(struct work_struct *work)
 	if (rdmablk_idev_state(idev) == RDMABLK_DEV_DELETING) {
 		/* Detach waits for in-flight I/O: fail it instead. */
 		rdmablk_ipath_stop_queues(path, false);
-		goto out_unlock;
-	}
-	if (rdmablk_ipath_state(path) == RDMABLK_DEV_DELETING) {
-		/* Being removed: its I/O goes to the other paths. */
-		rdmablk_ipath_teardown(path, true);
 		goto out_unlock;
 	}
 	if (rdmablk_ipath_state(path) != RDMABLK_DEV_RECONNECTING)
@@ -707,7 +730,10 @@ int rdmablk_ipath_connect(struct rdmablk_ipath *path, bool learn,
 		queues[i].path = path;
 		queues[i].qid = i;
 		queues[i].polled = i >= want;
+		/* Once: a dispatcher may take them while the queue reconnects. */
 		spin_lock_init(&queues[i].poll_lock);
+		spin_lock_init(&queues[i].post_lock);
+		spin_lock_init(&queues[i].stale_lock);
 	}
 	/* The path is linked: readers (reports, pollers) may look already. */
 	smp_store_release(&path->queues, queues);
@@ -818,6 +844,12 @@ void rdmablk_ipath_reconnect_work(struct work_struct *work)
 	max = rdmablk_idev_max_attempts(&idev->tmo, path->extra_attempts);
 	spin_unlock_irqrestore(&idev->state_lock, flags);
 
+	/*
+	 * Asked to try at once (RECONNECT, a port coming up) before err_work
+	 * took the queues of the loss down: do that first.
+	 */
+	if (rdmablk_ipath_allocated(path))
+		rdmablk_ipath_teardown(path, true);
 	rdmablk_ipath_forget_loss(path);
 	ret = rdmablk_ipath_reconnect_queues(path, &why);
 	was_down = rdmablk_idev_state(idev) != RDMABLK_DEV_LIVE;
