@@ -68,6 +68,17 @@ TEST(AttrSpec, MatchesTheTypesTheUapiDocuments)
 	EXPECT_EQ(attr_spec(RDMABLK_ATTR_QUEUE_WRITE_BYTES)->type, AttrType::u64);
 	EXPECT_EQ(attr_spec(RDMABLK_ATTR_QUEUE_LATENCY_US)->type, AttrType::u64);
 	EXPECT_EQ(attr_spec(RDMABLK_ATTR_RECONNECTS)->type, AttrType::u32);
+	EXPECT_EQ(attr_spec(RDMABLK_ATTR_NR_POLL_QUEUES)->type, AttrType::u32);
+	EXPECT_EQ(attr_spec(RDMABLK_ATTR_MP_POLICY)->type, AttrType::u32);
+	EXPECT_EQ(attr_spec(RDMABLK_ATTR_PATHS)->type, AttrType::nested);
+	EXPECT_EQ(attr_spec(RDMABLK_ATTR_PATH)->type, AttrType::nested);
+	EXPECT_EQ(attr_spec(RDMABLK_ATTR_PATH_ID)->type, AttrType::u32);
+	EXPECT_EQ(attr_spec(RDMABLK_ATTR_PATH_STATE)->type, AttrType::u32);
+	EXPECT_EQ(attr_spec(RDMABLK_ATTR_PATH_STANDBY)->type, AttrType::u8);
+	EXPECT_EQ(attr_spec(RDMABLK_ATTR_PATH_INFLIGHT)->type, AttrType::u32);
+	EXPECT_EQ(attr_spec(RDMABLK_ATTR_PATH_LATENCY_US)->type, AttrType::u64);
+	EXPECT_EQ(attr_spec(RDMABLK_ATTR_PATH_FAILOVERS)->type, AttrType::u32);
+	EXPECT_EQ(attr_spec(RDMABLK_ATTR_PATH_FAILOVER_AGE_MS)->type, AttrType::u64);
 }
 
 TEST(AttrSpec, LooksUpNamesCaseInsensitively)
@@ -114,6 +125,20 @@ TEST(Attrs, ReadsNegativeS32s)
 	const Attrs attrs(*msg, RDMABLK_CMD_DEV_GET, "DEV_GET reply");
 	EXPECT_EQ(attrs.s32(RDMABLK_ATTR_CTRL_LOSS_TMO), -1);
 	EXPECT_EQ(attrs.optional_s32(RDMABLK_ATTR_FAST_IO_FAIL_TMO), 30);
+}
+
+TEST(Attrs, ReadsU8s)
+{
+	const Msg msg = test::kernel_reply(RDMABLK_CMD_DEV_GET,
+					   {test::u8_attr(RDMABLK_ATTR_PATH_STANDBY, 1)});
+	const Attrs attrs(*msg, RDMABLK_CMD_DEV_GET, "DEV_GET reply");
+	EXPECT_EQ(attrs.u8(RDMABLK_ATTR_PATH_STANDBY), 1u);
+	EXPECT_THROW(attrs.u8(RDMABLK_ATTR_PORT), std::logic_error);
+
+	const Msg absent = test::kernel_msg(RDMABLK_CMD_DEV_GET);
+	EXPECT_THROW(Attrs(*absent, RDMABLK_CMD_DEV_GET, "DEV_GET reply")
+			     .u8(RDMABLK_ATTR_PATH_STANDBY),
+		     MalformedMessage);
 }
 
 TEST(Attrs, RejectsAWrongSizeS32)

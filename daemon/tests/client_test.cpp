@@ -274,6 +274,44 @@ TEST(Client, DevGetParsesEveryDumpEntry)
 	EXPECT_EQ(client.dev_get(), (std::vector<Device>{test::example_device(), second}));
 }
 
+TEST(Client, PathAddReturnsTheDevice)
+{
+	const PathArgs args{.index = 3, .target = {"198.51.100.7", 4420}, .standby = true};
+	Client client = client_on([&](nl_msg &req, std::string_view what) {
+		EXPECT_EQ(cmd_of(req), RDMABLK_CMD_PATH_ADD);
+		EXPECT_EQ(what, "adding path 198.51.100.7:4420 to rdmablk3");
+		EXPECT_EQ(attrs_of(req), attrs_of(*build_path_add(test::family_id, args)));
+		return replies(test::device_reply(RDMABLK_CMD_PATH_ADD,
+						  test::example_multipath_device()));
+	});
+	EXPECT_EQ(client.path_add(args), test::example_multipath_device());
+}
+
+TEST(Client, PathAddWantsExactlyOneReply)
+{
+	Client client = client_on([](nl_msg &, std::string_view) { return std::vector<Msg>{}; });
+	try {
+		client.path_add({.index = 0, .target = {"192.0.2.1", 7471}});
+		ADD_FAILURE() << "no reply accepted";
+	} catch (const MalformedMessage &e) {
+		EXPECT_STREQ(e.what(), "malformed PATH_ADD reply: expected 1 message, got 0");
+	}
+}
+
+TEST(Client, PathDelAndPathSetSendThePath)
+{
+	const PathArgs del{.index = 2, .target = {"2001:db8::1", 4420}};
+	const PathArgs set{.index = 0, .target = {"192.0.2.1", 7471}, .standby = true};
+	int calls = 0;
+	acking_client(RDMABLK_CMD_PATH_DEL, "removing path [2001:db8::1]:4420 of rdmablk2",
+		      attrs_of(*build_path_del(test::family_id, del)), calls)
+		.path_del(del);
+	acking_client(RDMABLK_CMD_PATH_SET, "changing path 192.0.2.1:7471 of rdmablk0",
+		      attrs_of(*build_path_set(test::family_id, set)), calls)
+		.path_set(set);
+	EXPECT_EQ(calls, 2);
+}
+
 TEST(Client, DevGetRejectsAMalformedEntry)
 {
 	Client client = client_on([](nl_msg &, std::string_view) {

@@ -142,6 +142,51 @@ Device example_device()
 	};
 }
 
+Device example_multipath_device()
+{
+	Device dev = example_device();
+	dev.mp_policy = RDMABLK_MP_ROUND_ROBIN;
+	dev.paths = {
+		{
+			.id = 0,
+			.target = dev.target,
+			.state = RDMABLK_DEV_LIVE,
+			.standby = false,
+			.inflight = 12,
+			.latency_us = 85,
+			.commands = 3000,
+			.completed = 2988,
+			.errors = 1,
+			.requeued = 4,
+			.failovers = 0,
+			.failover_age_ms = 0,
+			.reconnect_attempt = 0,
+			.next_attempt_ms = 0,
+			.reconnects = 2,
+			.last_error = std::nullopt,
+		},
+		{
+			.id = 1,
+			.target = {"198.51.100.7", 4420},
+			.state = RDMABLK_DEV_RECONNECTING,
+			.standby = true,
+			.inflight = 0,
+			.latency_us = 1ULL << 40,
+			.commands = 1ULL << 40,
+			.completed = (1ULL << 40) - 9,
+			.errors = 0,
+			.requeued = 9,
+			.failovers = 3,
+			.failover_age_ms = 1500,
+			.reconnect_attempt = 2,
+			.next_attempt_ms = 8000,
+			.reconnects = 0,
+			.last_error = "keep-alive timeout",
+		},
+	};
+	return dev;
+}
+
 std::vector<RawAttr> export_attrs(const Export &exp)
 {
 	std::vector<RawAttr> attrs{string_attr(RDMABLK_ATTR_EXPORT_NAME, exp.name),
@@ -160,6 +205,32 @@ std::vector<RawAttr> export_attrs(const Export &exp)
 			hosts.push_back(uuid_attr(RDMABLK_ATTR_HOSTID, host));
 		attrs.push_back(nested_attr(RDMABLK_ATTR_ALLOWED_HOSTS, hosts));
 	}
+	return attrs;
+}
+
+std::vector<RawAttr> path_attrs(const PathInfo &path)
+{
+	std::vector<RawAttr> attrs{
+		u32_attr(RDMABLK_ATTR_PATH_ID, path.id),
+		string_attr(RDMABLK_ATTR_ADDR, path.target.addr),
+		u16_attr(RDMABLK_ATTR_PORT, path.target.port),
+		u32_attr(RDMABLK_ATTR_PATH_STATE, path.state),
+		u8_attr(RDMABLK_ATTR_PATH_STANDBY, path.standby ? 1 : 0),
+		u32_attr(RDMABLK_ATTR_PATH_INFLIGHT, path.inflight),
+		u64_attr(RDMABLK_ATTR_PATH_LATENCY_US, path.latency_us),
+		u64_attr(RDMABLK_ATTR_QUEUE_COMMANDS, path.commands),
+		u64_attr(RDMABLK_ATTR_QUEUE_COMPLETED, path.completed),
+		u64_attr(RDMABLK_ATTR_QUEUE_ERRORS, path.errors),
+		u64_attr(RDMABLK_ATTR_QUEUE_REQUEUED, path.requeued),
+		u32_attr(RDMABLK_ATTR_PATH_FAILOVERS, path.failovers),
+	};
+	if (path.failovers)
+		attrs.push_back(u64_attr(RDMABLK_ATTR_PATH_FAILOVER_AGE_MS, path.failover_age_ms));
+	attrs.insert(attrs.end(), {u32_attr(RDMABLK_ATTR_RECONNECT_ATTEMPT, path.reconnect_attempt),
+				   u32_attr(RDMABLK_ATTR_NEXT_ATTEMPT_MS, path.next_attempt_ms),
+				   u32_attr(RDMABLK_ATTR_RECONNECTS, path.reconnects)});
+	if (path.last_error)
+		attrs.push_back(string_attr(RDMABLK_ATTR_LAST_ERROR, *path.last_error));
 	return attrs;
 }
 
@@ -192,6 +263,8 @@ std::vector<RawAttr> device_attrs(const Device &dev)
 				   u32_attr(RDMABLK_ATTR_RECONNECTS, dev.reconnects)});
 	if (dev.last_error)
 		attrs.push_back(string_attr(RDMABLK_ATTR_LAST_ERROR, *dev.last_error));
+	if (dev.mp_policy)
+		attrs.push_back(u32_attr(RDMABLK_ATTR_MP_POLICY, dev.mp_policy));
 	std::vector<RawAttr> queues;
 	for (const QueueInfo &q : dev.queues)
 		queues.push_back(nested_attr(RDMABLK_ATTR_QUEUE,
@@ -205,6 +278,12 @@ std::vector<RawAttr> device_attrs(const Device &dev)
 					      u64_attr(RDMABLK_ATTR_QUEUE_WRITE_BYTES, q.write_bytes),
 					      u64_attr(RDMABLK_ATTR_QUEUE_LATENCY_US, q.latency_us)}));
 	attrs.push_back(nested_attr(RDMABLK_ATTR_QUEUES, queues));
+	if (!dev.paths.empty()) {
+		std::vector<RawAttr> paths;
+		for (const PathInfo &p : dev.paths)
+			paths.push_back(nested_attr(RDMABLK_ATTR_PATH, path_attrs(p)));
+		attrs.push_back(nested_attr(RDMABLK_ATTR_PATHS, paths));
+	}
 	return attrs;
 }
 
@@ -231,6 +310,13 @@ Msg device_event(std::uint32_t type, const Device &dev)
 	const std::vector<RawAttr> rest = device_attrs(dev);
 	attrs.insert(attrs.end(), rest.begin(), rest.end());
 	return kernel_reply(RDMABLK_CMD_EVENT, attrs);
+}
+
+Msg path_event(std::uint32_t type, const Device &dev, std::uint32_t path_id)
+{
+	Msg msg = device_event(type, dev);
+	put_u32(*msg, RDMABLK_ATTR_PATH_ID, path_id);
+	return msg;
 }
 
 Msg error_reply(nl_msg &request, int errnum, std::string_view extack, bool capped)
@@ -262,6 +348,11 @@ std::vector<RawAttr> attrs_of(nl_msg &msg)
 		attrs.push_back({static_cast<std::uint16_t>(nla->nla_type),
 				 bytes_of(nla_data(nla), static_cast<std::size_t>(nla_len(nla)))});
 	return attrs;
+}
+
+RawAttr u8_attr(std::uint16_t type, std::uint8_t value)
+{
+	return {type, bytes_of(&value, sizeof(value))};
 }
 
 RawAttr u16_attr(std::uint16_t type, std::uint16_t value)

@@ -34,6 +34,7 @@ struct RawAttr {
 /* Every attribute of generic netlink message @msg, in order. */
 std::vector<RawAttr> attrs_of(nl_msg &msg);
 
+RawAttr u8_attr(std::uint16_t type, std::uint8_t value);
 RawAttr u16_attr(std::uint16_t type, std::uint16_t value);
 RawAttr u32_attr(std::uint16_t type, std::uint32_t value);
 RawAttr u64_attr(std::uint16_t type, std::uint64_t value);
@@ -58,10 +59,21 @@ Uuid example_hostid();
 Export example_export();
 /* A live device attached to example_export() at 192.0.2.1, default recovery settings, 4 queues. */
 Device example_device();
+/*
+ * example_device() with multipath: the round-robin policy and two paths,
+ * 192.0.2.1 live and active, 198.51.100.7:4420 reconnecting and standby.
+ */
+Device example_multipath_device();
 
 /* The attributes rdmablk.ko describes @exp with in an EXPORT_GET dump, in its order. */
 std::vector<RawAttr> export_attrs(const Export &exp);
-/* The attributes rdmablk.ko describes @dev with: DEV_GET, ATTACH and device events. */
+/* What rdmablk.ko puts in the PATH nest of @path, in its order. */
+std::vector<RawAttr> path_attrs(const PathInfo &path);
+/*
+ * The attributes rdmablk.ko describes @dev with: DEV_GET, ATTACH, PATH_ADD
+ * and device events. MP_POLICY and PATHS only when @dev has a policy and
+ * paths, as from a module with multipath.
+ */
 std::vector<RawAttr> device_attrs(const Device &dev);
 
 /* A complete GET_INFO reply. */
@@ -76,7 +88,7 @@ Msg listener_event(std::uint32_t type, const Endpoint &endpoint);
 /* A complete EXPORT_GET dump entry. */
 Msg export_reply(const Export &exp);
 
-/* A complete device message of command @cmd: DEV_GET or ATTACH. */
+/* A complete device message of command @cmd: DEV_GET, ATTACH or PATH_ADD. */
 Msg device_reply(std::uint8_t cmd, const Device &dev);
 
 /* An export event. */
@@ -84,6 +96,9 @@ Msg export_event(std::uint32_t type, const ExportRef &exp);
 
 /* A device event. */
 Msg device_event(std::uint32_t type, const Device &dev);
+
+/* A path event: the device event about path @path_id of @dev. */
+Msg path_event(std::uint32_t type, const Device &dev, std::uint32_t path_id);
 
 /* The NLMSG_ERROR the kernel answers @request with: its @errnum (negated) and @extack. */
 Msg error_reply(nl_msg &request, int errnum, std::string_view extack, bool capped);

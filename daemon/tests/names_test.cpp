@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <stdexcept>
+#include <string>
 
 #include <linux/rdmablk.h>
 
@@ -33,6 +35,10 @@ TEST(EventName, IsStable)
 	EXPECT_EQ(event_name(RDMABLK_EVENT_DEVICE_DETACHED), "device-detached");
 	EXPECT_EQ(event_name(RDMABLK_EVENT_DEVICE_STATE), "device-state");
 	EXPECT_EQ(event_name(RDMABLK_EVENT_DEVICE_RESIZED), "device-resized");
+	EXPECT_EQ(event_name(RDMABLK_EVENT_PATH_ADDED), "path-added");
+	EXPECT_EQ(event_name(RDMABLK_EVENT_PATH_REMOVED), "path-removed");
+	EXPECT_EQ(event_name(RDMABLK_EVENT_PATH_STATE), "path-state");
+	EXPECT_EQ(event_name(RDMABLK_EVENT_PATH_FAILOVER), "path-failover");
 }
 
 TEST(EventName, NumbersValuesNewerThanThisBuild)
@@ -85,6 +91,38 @@ TEST(StateNames, AreTotalOverTheUapiEnums)
 	expect_total(listener_state_name, RDMABLK_LISTENER_DEVICE_GONE);
 	expect_total(dev_state_name, RDMABLK_DEV_RECONNECTING);
 	expect_total(queue_state_name, RDMABLK_QUEUE_DOWN);
+	expect_total(mp_policy_name, __RDMABLK_MP_MAX - 1);
+}
+
+TEST(MpPolicyName, IsStable)
+{
+	/* Scripts and command lines use these: never rename them. */
+	EXPECT_EQ(mp_policy_name(RDMABLK_MP_QUEUE_DEPTH), "queue-depth");
+	EXPECT_EQ(mp_policy_name(RDMABLK_MP_ROUND_ROBIN), "round-robin");
+	EXPECT_EQ(mp_policy_name(RDMABLK_MP_MIN_LATENCY), "min-latency");
+	EXPECT_EQ(mp_policy_name(0), "unknown-0");
+	EXPECT_EQ(mp_policy_name(__RDMABLK_MP_MAX), "unknown-" + std::to_string(__RDMABLK_MP_MAX));
+}
+
+TEST(ParseMpPolicy, InvertsTheNames)
+{
+	for (std::uint32_t policy = RDMABLK_MP_QUEUE_DEPTH; policy < __RDMABLK_MP_MAX; policy++)
+		EXPECT_EQ(parse_mp_policy(mp_policy_name(policy)), policy);
+}
+
+TEST(ParseMpPolicy, RejectsOtherText)
+{
+	for (const char *text :
+	     {"", "Round-Robin", "round_robin", "unknown-0", "1", "queue-depth "}) {
+		try {
+			parse_mp_policy(text);
+			ADD_FAILURE() << '"' << text << "\" accepted";
+		} catch (const std::invalid_argument &e) {
+			EXPECT_EQ(e.what(), "invalid policy \"" + std::string(text) +
+						    "\": expected queue-depth, round-robin or "
+						    "min-latency");
+		}
+	}
 }
 
 } // namespace

@@ -424,6 +424,135 @@ INSTANTIATE_TEST_SUITE_P(
 			MissingAttr{RDMABLK_ATTR_QUEUE_ERRORS, "QUEUE_ERRORS"}),
 	[](const auto &p) { return std::string(p.param.name); });
 
+TEST(ParseDevice, ReadsThePolicyAndEveryPath)
+{
+	const Device dev = test::example_multipath_device();
+	const Msg msg = test::device_reply(RDMABLK_CMD_DEV_GET, dev);
+	const Device parsed = parse_device(*msg);
+	EXPECT_EQ(parsed, dev);
+
+	EXPECT_EQ(parsed.mp_policy, static_cast<std::uint32_t>(RDMABLK_MP_ROUND_ROBIN));
+	ASSERT_EQ(parsed.paths.size(), 2u);
+	const PathInfo &first = parsed.paths[0];
+	EXPECT_EQ(first.id, 0u);
+	EXPECT_EQ(first.target, (Endpoint{"192.0.2.1", RDMABLK_DEFAULT_PORT}));
+	EXPECT_EQ(first.state, static_cast<std::uint32_t>(RDMABLK_DEV_LIVE));
+	EXPECT_FALSE(first.standby);
+	EXPECT_EQ(first.inflight, 12u);
+	EXPECT_EQ(first.latency_us, 85u);
+	EXPECT_EQ(first.commands, 3000u);
+	EXPECT_EQ(first.completed, 2988u);
+	EXPECT_EQ(first.errors, 1u);
+	EXPECT_EQ(first.requeued, 4u);
+	EXPECT_EQ(first.failovers, 0u);
+	/* Sent only after a failover. */
+	EXPECT_EQ(first.failover_age_ms, 0u);
+	EXPECT_EQ(first.reconnects, 2u);
+	EXPECT_EQ(first.last_error, std::nullopt);
+	const PathInfo &second = parsed.paths[1];
+	EXPECT_EQ(second.id, 1u);
+	EXPECT_EQ(second.target, (Endpoint{"198.51.100.7", 4420}));
+	EXPECT_EQ(second.state, static_cast<std::uint32_t>(RDMABLK_DEV_RECONNECTING));
+	EXPECT_TRUE(second.standby);
+	EXPECT_EQ(second.latency_us, 1ULL << 40);
+	EXPECT_EQ(second.completed, (1ULL << 40) - 9);
+	EXPECT_EQ(second.requeued, 9u);
+	EXPECT_EQ(second.failovers, 3u);
+	EXPECT_EQ(second.failover_age_ms, 1500u);
+	EXPECT_EQ(second.reconnect_attempt, 2u);
+	EXPECT_EQ(second.next_attempt_ms, 8000u);
+	EXPECT_EQ(second.last_error, "keep-alive timeout");
+}
+
+TEST(ParseDevice, LeavesMultipathAnOlderModuleLacksAtZero)
+{
+	/* example_device() has neither MP_POLICY nor PATHS. */
+	const std::vector<RawAttr> attrs = test::device_attrs(test::example_device());
+	ASSERT_TRUE(std::ranges::none_of(attrs, [](const RawAttr &a) {
+		const auto type = a.type & NLA_TYPE_MASK;
+		return type == RDMABLK_ATTR_MP_POLICY || type == RDMABLK_ATTR_PATHS;
+	}));
+	const Msg msg = test::kernel_reply(RDMABLK_CMD_DEV_GET, attrs);
+	const Device parsed = parse_device(*msg);
+	EXPECT_EQ(parsed.mp_policy, 0u);
+	EXPECT_EQ(parsed.paths, std::vector<PathInfo>{});
+	EXPECT_EQ(parsed, test::example_device());
+}
+
+TEST(ParseDevice, ReadsAnEmptyPathList)
+{
+	std::vector<RawAttr> attrs = test::device_attrs(test::example_device());
+	attrs.push_back(test::nested_attr(RDMABLK_ATTR_PATHS, {}));
+	const Msg msg = test::kernel_reply(RDMABLK_CMD_DEV_GET, attrs);
+	EXPECT_EQ(parse_device(*msg).paths, std::vector<PathInfo>{});
+}
+
+/* The attributes of example_device() with one PATH nest holding @path. */
+std::vector<RawAttr> with_path(std::vector<RawAttr> path)
+{
+	std::vector<RawAttr> attrs = test::device_attrs(test::example_device());
+	attrs.push_back(test::nested_attr(RDMABLK_ATTR_PATHS,
+					  {test::nested_attr(RDMABLK_ATTR_PATH, std::move(path))}));
+	return attrs;
+}
+
+/* The first path of example_multipath_device(), as rdmablk.ko sends it. */
+std::vector<RawAttr> example_path_attrs()
+{
+	return test::path_attrs(test::example_multipath_device().paths.front());
+}
+
+TEST(ParseDevice, RejectsAStandbyOfTheWrongSize)
+{
+	const Msg msg = test::kernel_reply(
+		RDMABLK_CMD_DEV_GET,
+		with_path(with_payload(example_path_attrs(), RDMABLK_ATTR_PATH_STANDBY,
+				       std::vector<std::uint8_t>(4))));
+	EXPECT_EQ(malformed(parse_device, *msg),
+		  "malformed DEV_GET reply: attribute PATH_STANDBY has 4 bytes, expected 1");
+}
+
+TEST(ParseDevice, ReadsAnyNonZeroStandbyAsStandby)
+{
+	const Msg msg = test::kernel_reply(
+		RDMABLK_CMD_DEV_GET,
+		with_path(with_payload(example_path_attrs(), RDMABLK_ATTR_PATH_STANDBY,
+				       std::vector<std::uint8_t>{2})));
+	const Device parsed = parse_device(*msg);
+	ASSERT_EQ(parsed.paths.size(), 1u);
+	EXPECT_TRUE(parsed.paths[0].standby);
+}
+
+class ParsePathMissing : public testing::TestWithParam<MissingAttr> {};
+
+TEST_P(ParsePathMissing, NamesTheMissingAttribute)
+{
+	const Msg msg = test::kernel_reply(
+		RDMABLK_CMD_DEV_GET, with_path(without(example_path_attrs(), GetParam().absent)));
+	EXPECT_EQ(malformed(parse_device, *msg),
+		  std::string("malformed DEV_GET reply: attribute ") + GetParam().name +
+			  " is missing");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+	EachMandatory, ParsePathMissing,
+	testing::Values(MissingAttr{RDMABLK_ATTR_PATH_ID, "PATH_ID"},
+			MissingAttr{RDMABLK_ATTR_ADDR, "ADDR"},
+			MissingAttr{RDMABLK_ATTR_PORT, "PORT"},
+			MissingAttr{RDMABLK_ATTR_PATH_STATE, "PATH_STATE"},
+			MissingAttr{RDMABLK_ATTR_PATH_STANDBY, "PATH_STANDBY"},
+			MissingAttr{RDMABLK_ATTR_PATH_INFLIGHT, "PATH_INFLIGHT"},
+			MissingAttr{RDMABLK_ATTR_PATH_LATENCY_US, "PATH_LATENCY_US"},
+			MissingAttr{RDMABLK_ATTR_QUEUE_COMMANDS, "QUEUE_COMMANDS"},
+			MissingAttr{RDMABLK_ATTR_QUEUE_COMPLETED, "QUEUE_COMPLETED"},
+			MissingAttr{RDMABLK_ATTR_QUEUE_ERRORS, "QUEUE_ERRORS"},
+			MissingAttr{RDMABLK_ATTR_QUEUE_REQUEUED, "QUEUE_REQUEUED"},
+			MissingAttr{RDMABLK_ATTR_PATH_FAILOVERS, "PATH_FAILOVERS"},
+			MissingAttr{RDMABLK_ATTR_RECONNECT_ATTEMPT, "RECONNECT_ATTEMPT"},
+			MissingAttr{RDMABLK_ATTR_NEXT_ATTEMPT_MS, "NEXT_ATTEMPT_MS"},
+			MissingAttr{RDMABLK_ATTR_RECONNECTS, "RECONNECTS"}),
+	[](const auto &p) { return std::string(p.param.name); });
+
 TEST(ParseDevice, WantsADevGetMessage)
 {
 	const Msg msg = test::device_reply(RDMABLK_CMD_ATTACH, test::example_device());
@@ -434,6 +563,20 @@ TEST(ParseAttach, ReadsTheDevice)
 {
 	const Msg msg = test::device_reply(RDMABLK_CMD_ATTACH, test::example_device());
 	EXPECT_EQ(parse_attach(*msg), test::example_device());
+}
+
+TEST(ParsePathAdd, ReadsTheDeviceWithItsPaths)
+{
+	const Msg msg = test::device_reply(RDMABLK_CMD_PATH_ADD, test::example_multipath_device());
+	EXPECT_EQ(parse_path_add(*msg), test::example_multipath_device());
+}
+
+TEST(ParsePathAdd, WantsAPathAddMessage)
+{
+	const Msg msg = test::device_reply(RDMABLK_CMD_ATTACH, test::example_multipath_device());
+	EXPECT_EQ(malformed(parse_path_add, *msg),
+		  "malformed PATH_ADD reply: command " + std::to_string(RDMABLK_CMD_ATTACH) +
+			  ", expected " + std::to_string(RDMABLK_CMD_PATH_ADD));
 }
 
 class ParseDeviceMissing : public testing::TestWithParam<MissingAttr> {};
@@ -592,6 +735,34 @@ INSTANTIATE_TEST_SUITE_P(EachDeviceEvent, ParseDeviceEvent,
 					 RDMABLK_EVENT_DEVICE_DETACHED,
 					 RDMABLK_EVENT_DEVICE_STATE,
 					 RDMABLK_EVENT_DEVICE_RESIZED));
+
+class ParsePathEvent : public testing::TestWithParam<std::uint32_t> {};
+
+TEST_P(ParsePathEvent, DescribesTheDeviceAndNamesThePath)
+{
+	const Device dev = test::example_multipath_device();
+	const Msg msg = test::path_event(GetParam(), dev, 1);
+	Event expected = event_of(GetParam(), std::nullopt, std::nullopt, dev);
+	expected.path_id = 1;
+	EXPECT_EQ(parse_event(*msg), expected);
+}
+
+TEST_P(ParsePathEvent, WithoutThePathIsMalformed)
+{
+	const Msg msg = test::device_event(GetParam(), test::example_multipath_device());
+	EXPECT_EQ(malformed(parse_event, *msg),
+		  "malformed EVENT notification: attribute PATH_ID is missing");
+}
+
+INSTANTIATE_TEST_SUITE_P(EachPathEvent, ParsePathEvent,
+			 testing::Values(RDMABLK_EVENT_PATH_ADDED, RDMABLK_EVENT_PATH_REMOVED,
+					 RDMABLK_EVENT_PATH_STATE, RDMABLK_EVENT_PATH_FAILOVER));
+
+TEST(ParseEvent, OnlyPathEventsNameAPath)
+{
+	const Msg msg = test::path_event(RDMABLK_EVENT_DEVICE_STATE, test::example_device(), 0);
+	EXPECT_EQ(parse_event(*msg).path_id, std::nullopt);
+}
 
 TEST(ParseEvent, ReadsTheReason)
 {

@@ -196,6 +196,21 @@ TEST(Requests, AttachCarriesRecoverySettingsWhenGiven)
 	EXPECT_EQ(attrs[7], test::u32_attr(RDMABLK_ATTR_KEEPALIVE_TMO, 3));
 }
 
+TEST(Requests, AttachCarriesThePolicyWhenGiven)
+{
+	const Msg msg = build_attach(family_id, {.target = {"192.0.2.1", 1},
+						 .export_name = "disk0",
+						 .hostid = Uuid{},
+						 .nr_queues = std::nullopt,
+						 .queue_depth = std::nullopt,
+						 .keepalive_tmo = 3,
+						 .mp_policy = RDMABLK_MP_MIN_LATENCY});
+	const auto attrs = attrs_of(*msg);
+	ASSERT_EQ(attrs.size(), 6u);
+	EXPECT_EQ(attrs[4], test::u32_attr(RDMABLK_ATTR_KEEPALIVE_TMO, 3));
+	EXPECT_EQ(attrs[5], test::u32_attr(RDMABLK_ATTR_MP_POLICY, RDMABLK_MP_MIN_LATENCY));
+}
+
 TEST(Requests, DevSetCarriesTheIndexAndTheSettingsGiven)
 {
 	const Msg msg = build_dev_set(family_id, 5,
@@ -217,6 +232,13 @@ TEST(Requests, DevSetCarriesTheIndexAndTheSettingsGiven)
 					  test::u32_attr(RDMABLK_ATTR_DEV_INDEX, 0),
 					  test::s32_attr(RDMABLK_ATTR_FAST_IO_FAIL_TMO, 5),
 				  }));
+
+	const Msg policy = build_dev_set(family_id, 1, {.mp_policy = RDMABLK_MP_ROUND_ROBIN});
+	EXPECT_EQ(attrs_of(*policy), (std::vector<RawAttr>{
+					     test::u32_attr(RDMABLK_ATTR_DEV_INDEX, 1),
+					     test::u32_attr(RDMABLK_ATTR_MP_POLICY,
+							    RDMABLK_MP_ROUND_ROBIN),
+				     }));
 
 	const Msg none = build_dev_set(family_id, 2, {});
 	EXPECT_EQ(attrs_of(*none), (std::vector<RawAttr>{
@@ -240,6 +262,69 @@ TEST(Requests, DetachCarriesTheIndex)
 	EXPECT_EQ(attrs_of(*msg), (std::vector<RawAttr>{
 					  test::u32_attr(RDMABLK_ATTR_DEV_INDEX, 7),
 				  }));
+}
+
+struct PathCase {
+	const char *name;
+	Msg (*build)(int family, const PathArgs &args);
+	std::uint8_t cmd;
+	PathArgs args;
+};
+
+class PathRequest : public testing::TestWithParam<PathCase> {};
+
+TEST_P(PathRequest, CarriesTheDeviceTheTargetAndStandbyAsAU8WhenGiven)
+{
+	const PathCase &c = GetParam();
+	const Msg msg = c.build(family_id, c.args);
+	expect_header(*msg, c.cmd, NLM_F_ACK);
+	std::vector<RawAttr> expected{
+		test::u32_attr(RDMABLK_ATTR_DEV_INDEX, c.args.index),
+		test::string_attr(RDMABLK_ATTR_ADDR, c.args.target.addr),
+		test::u16_attr(RDMABLK_ATTR_PORT, c.args.target.port),
+	};
+	if (c.args.standby)
+		expected.push_back(test::u8_attr(RDMABLK_ATTR_PATH_STANDBY, *c.args.standby));
+	EXPECT_EQ(attrs_of(*msg), expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+	AddDelAndSet, PathRequest,
+	testing::Values(PathCase{"add", build_path_add, RDMABLK_CMD_PATH_ADD,
+				 PathArgs{.index = 3, .target = {"198.51.100.7", 4420}}},
+			PathCase{"add_standby", build_path_add, RDMABLK_CMD_PATH_ADD,
+				 PathArgs{.index = 0,
+					  .target = {"fe80::1%eth0", 7471},
+					  .standby = true}},
+			PathCase{"add_active", build_path_add, RDMABLK_CMD_PATH_ADD,
+				 PathArgs{.index = 0,
+					  .target = {"192.0.2.1", 7471},
+					  .standby = false}},
+			PathCase{"del", build_path_del, RDMABLK_CMD_PATH_DEL,
+				 PathArgs{.index = 7, .target = {"192.0.2.2", 1}}},
+			PathCase{"set_active", build_path_set, RDMABLK_CMD_PATH_SET,
+				 PathArgs{.index = 2,
+					  .target = {"2001:db8::1", 4420},
+					  .standby = false}},
+			PathCase{"set_standby", build_path_set, RDMABLK_CMD_PATH_SET,
+				 PathArgs{.index = 9,
+					  .target = {"192.0.2.3", 7471},
+					  .standby = true}}),
+	[](const auto &p) { return std::string(p.param.name); });
+
+TEST(Requests, PathAddCarriesExactlyTheDeviceAndTheTarget)
+{
+	const Msg msg = build_path_add(family_id, {.index = 3, .target = {"198.51.100.7", 4420}});
+	EXPECT_EQ(attrs_of(*msg), (std::vector<RawAttr>{
+					  test::u32_attr(RDMABLK_ATTR_DEV_INDEX, 3),
+					  test::string_attr(RDMABLK_ATTR_ADDR, "198.51.100.7"),
+					  test::u16_attr(RDMABLK_ATTR_PORT, 4420),
+				  }));
+	/* The module reads PATH_STANDBY as a u8: 0 or 1, one byte. */
+	const Msg standby = build_path_add(
+		family_id, {.index = 3, .target = {"192.0.2.1", 1}, .standby = true});
+	EXPECT_EQ(attrs_of(*standby).back(),
+		  (RawAttr{RDMABLK_ATTR_PATH_STANDBY, std::vector<std::uint8_t>{1}}));
 }
 
 struct DumpCase {

@@ -41,7 +41,7 @@ expect() {
 
 expect 0 '' -- --help
 for sub in info listen-add listen-del listen-list export-add export-del export-list attach detach \
-	reconnect dev-list dev-show dev-set monitor raw; do
+	reconnect dev-list dev-show dev-set path-add path-del path-set monitor raw; do
 	grep -q "^  $sub " "$out" || { failed=$((failed + 1)); echo "FAIL: --help does not list $sub"; }
 done
 expect 2 '^rdmablk-nl: ' --
@@ -95,6 +95,12 @@ for opt in --ctrl-loss-tmo --fast-io-fail-tmo; do
 	expect 2 "^rdmablk-nl: $opt: " -- dev-set rdmablk0 "$opt" 604801
 	expect 2 "^rdmablk-nl: $opt: " -- dev-set rdmablk0 "$opt" never
 done
+policy='^rdmablk-nl: --policy: invalid policy "fastest": expected queue-depth, round-robin or min-latency$'
+expect 2 "$policy" -- attach 192.0.2.1 disk0 --policy fastest
+expect 2 "$policy" -- dev-set 0 --policy fastest
+expect 2 '^rdmablk-nl: --policy: invalid policy "Round-Robin": ' -- attach 192.0.2.1 disk0 --policy Round-Robin
+expect 2 '^rdmablk-nl: --policy: ' -- attach 192.0.2.1 disk0 --policy
+expect 2 '^rdmablk-nl: --policy: ' -- dev-set 0 --policy
 expect 2 '^rdmablk-nl: DEV is required$' -- detach
 expect 2 '^rdmablk-nl: DEV: invalid device "sda": expected N, rdmablkN or /dev/rdmablkN$' -- detach sda
 expect 2 '^rdmablk-nl: DEV: invalid device "/dev/rdmablk": ' -- detach /dev/rdmablk
@@ -106,6 +112,25 @@ for sub in dev-show dev-set reconnect; do
 	expect 2 '^rdmablk-nl: DEV: invalid device "sda": ' -- "$sub" sda
 	expect 2 '^rdmablk-nl: ' -- "$sub" 0 1
 done
+for sub in path-add path-del path-set; do
+	# path-del takes no --standby; the others do, and path-set needs it (or --active).
+	standby=--standby
+	[ "$sub" = path-del ] && standby=
+	expect 2 '^rdmablk-nl: DEV is required$' -- "$sub"
+	expect 2 '^rdmablk-nl: ADDR is required$' -- "$sub" 0
+	expect 2 '^rdmablk-nl: DEV: invalid device "sda": ' -- "$sub" sda 192.0.2.1 $standby
+	expect 2 '^rdmablk-nl: ADDR: invalid address "garbage": not an IPv4 or IPv6 address$' -- \
+		"$sub" 0 garbage $standby
+	expect 2 '^rdmablk-nl: .*port must be 1 to 65535' -- "$sub" 0 192.0.2.1:0 $standby
+	expect 2 '^rdmablk-nl: "192.0.2.1:80" already gives a port; drop --port$' -- \
+		"$sub" 0 192.0.2.1:80 --port 81 $standby
+	expect 2 '^rdmablk-nl: ' -- "$sub" 0 192.0.2.1 extra $standby
+done
+expect 2 '^rdmablk-nl: ' -- path-add 0 192.0.2.1 --active
+expect 2 '^rdmablk-nl: ' -- path-del 0 192.0.2.1 --active
+expect 2 '^rdmablk-nl: ' -- path-del 0 192.0.2.1 --standby
+expect 2 '^rdmablk-nl: ' -- path-set 0 192.0.2.1 --standby --active
+expect 2 '^rdmablk-nl: give --standby or --active$' -- path-set 0 192.0.2.1
 
 # Without the module every request names the missing family.
 if [ ! -d /sys/module/rdmablk ]; then
@@ -136,6 +161,14 @@ if [ ! -d /sys/module/rdmablk ]; then
 	expect 1 "$missing" -- dev-set /dev/rdmablk0 --ctrl-loss-tmo -1 --keepalive-tmo 1
 	expect 1 "$missing" -- dev-set 3
 	expect 1 "$missing" -- reconnect 0
+	expect 1 "$missing" -- attach 192.0.2.1 disk0 --policy round-robin
+	expect 1 "$missing" -- dev-set 0 --policy min-latency
+	expect 1 "$missing" -- dev-set rdmablk1 --policy queue-depth --keepalive-tmo 2
+	expect 1 "$missing" -- path-add 0 192.0.2.2
+	expect 1 "$missing" -- path-add /dev/rdmablk0 '[fe80::1%lo]:4420' --standby
+	expect 1 "$missing" -- path-del rdmablk0 192.0.2.2 --port 4420
+	expect 1 "$missing" -- path-set 0 192.0.2.2:4420 --standby
+	expect 1 "$missing" -- path-set 0 192.0.2.2 --active
 	expect 1 "$missing" -- raw --cmd 12 --attr DEV_INDEX:u32:0 --attr CTRL_LOSS_TMO:s32:-1
 	expect 1 "$missing" -- raw --cmd 6 --attr ALLOWED_HOSTS:nested:14001200000102030405060708090a0b0c0d0e0f
 	if [ -s "$out" ]; then

@@ -16,6 +16,11 @@ const char *access_name(bool read_only)
 	return read_only ? "ro" : "rw";
 }
 
+const char *path_mode_name(bool standby)
+{
+	return standby ? "standby" : "active";
+}
+
 } // namespace
 
 std::string format_listener(const nl::Listener &listener)
@@ -60,6 +65,7 @@ std::string format_device_details(const nl::Device &dev)
 	    << "\nqueues=" << dev.nr_queues << "\npoll_queues=" << dev.nr_poll_queues
 	    << "\nqueue_depth=" << dev.queue_depth
 	    << "\nauth=" << nl::auth_mode_name(dev.auth)
+	    << "\npolicy=" << (dev.mp_policy ? nl::mp_policy_name(dev.mp_policy) : "")
 	    << "\nreconnect_delay=" << dev.reconnect_delay
 	    << "\nctrl_loss_tmo=" << dev.ctrl_loss_tmo
 	    << "\nfast_io_fail_tmo=" << dev.fast_io_fail_tmo
@@ -71,6 +77,16 @@ std::string format_device_details(const nl::Device &dev)
 	for (const nl::QueueInfo &q : dev.queues)
 		out << "\nqueue=" << q.id << " state=" << nl::queue_state_name(q.state)
 		    << " commands=" << q.commands << " errors=" << q.errors;
+	for (const nl::PathInfo &p : dev.paths) {
+		out << "\npath=" << p.id << " addr=" << p.target.addr << " port=" << p.target.port
+		    << " state=" << nl::dev_state_name(p.state)
+		    << " mode=" << path_mode_name(p.standby) << " inflight=" << p.inflight
+		    << " commands=" << p.commands << " completed=" << p.completed
+		    << " errors=" << p.errors << " requeued=" << p.requeued
+		    << " failovers=" << p.failovers << " reconnects=" << p.reconnects;
+		if (p.last_error)
+			out << " last_error=" << quoted(*p.last_error);
+	}
 	return out.str();
 }
 
@@ -102,6 +118,8 @@ std::string format_event(const nl::Event &event)
 	if (event.device && event.type == RDMABLK_EVENT_DEVICE_STATE)
 		line << " attempt=" << event.device->reconnect_attempt
 		     << " max=" << event.device->reconnect_max;
+	if (event.path_id)
+		line << " path=" << *event.path_id;
 	if (event.reason)
 		line << " reason=" << quoted(*event.reason);
 	return line.str();

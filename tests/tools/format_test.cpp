@@ -61,6 +61,13 @@ TEST(Format, Device)
 				      "4 128 reconnecting");
 }
 
+TEST(Format, DeviceLineIgnoresPaths)
+{
+	/* Scripts count dev-list lines as devices and match "STATE$": one line a device. */
+	EXPECT_EQ(format_device(nl::test::example_multipath_device()),
+		  format_device(nl::test::example_device()));
+}
+
 TEST(Format, DeviceDetails)
 {
 	nl::Device dev = nl::test::example_device();
@@ -77,6 +84,7 @@ TEST(Format, DeviceDetails)
 					      "poll_queues=1\n"
 					      "queue_depth=128\n"
 					      "auth=none\n"
+					      "policy=\n"
 					      "reconnect_delay=10\n"
 					      "ctrl_loss_tmo=600\n"
 					      "fast_io_fail_tmo=-1\n"
@@ -94,6 +102,45 @@ TEST(Format, DeviceDetails)
 	const std::string details = format_device_details(dev);
 	EXPECT_NE(details.find("\nstate=dead\n"), std::string::npos);
 	EXPECT_TRUE(details.ends_with("\nlast_error=connection refused")) << details;
+}
+
+TEST(Format, DeviceDetailsWithPaths)
+{
+	nl::Device dev = nl::test::example_multipath_device();
+	dev.queues.clear();
+	const std::string details = format_device_details(dev);
+	EXPECT_NE(details.find("\nauth=none\npolicy=round-robin\n"), std::string::npos) << details;
+	EXPECT_TRUE(details.ends_with(
+		"\nlast_error=\n"
+		"path=0 addr=192.0.2.1 port=7471 state=live mode=active inflight=12 "
+		"commands=3000 completed=2988 errors=1 requeued=4 failovers=0 reconnects=2\n"
+		"path=1 addr=198.51.100.7 port=4420 state=reconnecting mode=standby inflight=0 "
+		"commands=1099511627776 completed=1099511627767 errors=0 requeued=9 failovers=3 "
+		"reconnects=0 last_error=\"keep-alive timeout\""))
+		<< details;
+
+	dev.mp_policy = RDMABLK_MP_QUEUE_DEPTH;
+	dev.paths.resize(1);
+	dev.paths[0].target = {"fe80::1%eth0", 4420};
+	dev.paths[0].state = RDMABLK_DEV_DEAD;
+	dev.paths[0].standby = true;
+	dev.paths[0].last_error = "refused";
+	const std::string one = format_device_details(dev);
+	EXPECT_NE(one.find("\npolicy=queue-depth\n"), std::string::npos) << one;
+	EXPECT_TRUE(one.ends_with("\npath=0 addr=fe80::1%eth0 port=4420 state=dead mode=standby "
+				  "inflight=12 commands=3000 completed=2988 errors=1 requeued=4 "
+				  "failovers=0 reconnects=2 last_error=refused"))
+		<< one;
+}
+
+TEST(Format, DeviceDetailsListQueuesBeforePaths)
+{
+	nl::Device dev = nl::test::example_multipath_device();
+	dev.queues.resize(1);
+	const std::string details = format_device_details(dev);
+	EXPECT_NE(details.find("\nqueue=0 state=live commands=1000 errors=0\npath=0 "),
+		  std::string::npos)
+		<< details;
 }
 
 TEST(Format, Quoted)
@@ -154,6 +201,22 @@ TEST(Format, DeviceEventReasonAndAttempts)
 	event.reason.reset();
 	EXPECT_EQ(format_event(event), "event=device-resized dev=rdmablk3 addr=192.0.2.1 "
 				       "port=7471 name=disk0 state=reconnecting");
+}
+
+TEST(Format, PathEvent)
+{
+	nl::Event event = event_of(RDMABLK_EVENT_PATH_FAILOVER);
+	event.device = nl::test::example_multipath_device();
+	event.path_id = 1;
+	event.reason = "keep-alive timeout";
+	EXPECT_EQ(format_event(event), "event=path-failover dev=rdmablk3 addr=192.0.2.1 "
+				       "port=7471 name=disk0 state=live path=1 "
+				       "reason=\"keep-alive timeout\"");
+	event.type = RDMABLK_EVENT_PATH_ADDED;
+	event.path_id = 0;
+	event.reason.reset();
+	EXPECT_EQ(format_event(event), "event=path-added dev=rdmablk3 addr=192.0.2.1 "
+				       "port=7471 name=disk0 state=live path=0");
 }
 
 TEST(Format, EventWithoutObject)

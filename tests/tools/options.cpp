@@ -2,6 +2,7 @@
 #include "options.hpp"
 
 #include "commands.hpp"
+#include "nl/names.hpp"
 
 namespace rdmablk::tool {
 
@@ -53,6 +54,17 @@ void add_timeout_args(CLI::App &sub, nl::DevSetArgs &args)
 			       module_default(RDMABLK_DEFAULT_KEEPALIVE_TMO))
 		->type_name("S")
 		->check(CLI::Range(1, RDMABLK_MAX_TMO));
+}
+
+void add_policy_arg(CLI::App &sub, std::optional<std::uint32_t> &policy)
+{
+	sub.add_option_function<std::string>(
+		   "--policy",
+		   [&policy](const std::string &name) { policy = nl::parse_mp_policy(name); },
+		   "Which live path each request goes on: queue-depth (fewest in flight, the "
+		   "module's default), round-robin or min-latency")
+		->type_name("POLICY")
+		->check(parsed_by(nl::parse_mp_policy));
 }
 
 } // namespace rdmablk::tool

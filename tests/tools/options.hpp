@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -54,5 +55,12 @@ nl::Endpoint endpoint_of(const EndpointArgs &args);
  * in @args, which must live as long as @sub.
  */
 void add_timeout_args(CLI::App &sub, nl::DevSetArgs &args);
+
+/*
+ * Register --policy queue-depth|round-robin|min-latency on @sub, stored in
+ * @policy as its enum rdmablk_mp_policy value; @policy must live as long
+ * as @sub.
+ */
+void add_policy_arg(CLI::App &sub, std::optional<std::uint32_t> &policy);
 
 } // namespace rdmablk::tool

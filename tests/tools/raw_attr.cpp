@@ -119,6 +119,8 @@ std::optional<std::string> decode(const nlattr &nla, const nl::AttrSpec &spec)
 	};
 
 	switch (spec.type) {
+	case nl::AttrType::u8:
+		return read(std::uint8_t{});
 	case nl::AttrType::u16:
 		return read(std::uint16_t{});
 	case nl::AttrType::u32:

@@ -145,6 +145,25 @@ TEST(DescribeReply, DecodesS32AndShowsWhatIsNested)
 		  }));
 }
 
+TEST(DescribeReply, DecodesU8s)
+{
+	const nl::Msg msg = nl::build_request(0x1d, RDMABLK_CMD_DEV_GET, 0);
+	nlattr *path = nl::start_nest(*msg, RDMABLK_ATTR_PATH);
+	nl::put_u8(*msg, RDMABLK_ATTR_PATH_STANDBY, 1);
+	nl::end_nest(*msg, *path);
+	nl::put_u16(*msg, RDMABLK_ATTR_PATH_STANDBY, 1);
+	EXPECT_EQ(describe_reply(*msg),
+		  (std::vector<std::string>{
+			  "reply cmd=11 version=1",
+			  "attr type=" + std::to_string(RDMABLK_ATTR_PATH) +
+				  " name=PATH len=8 nested",
+			  "  attr type=" + std::to_string(RDMABLK_ATTR_PATH_STANDBY) +
+				  " name=PATH_STANDBY len=1 value=1",
+			  "attr type=" + std::to_string(RDMABLK_ATTR_PATH_STANDBY) +
+				  " name=PATH_STANDBY len=2 hex=0100",
+		  }));
+}
+
 TEST(DescribeReply, ReportsATruncatedMessage)
 {
 	const nl::Msg msg = nl::alloc_msg();

@@ -73,6 +73,16 @@ constexpr SpecTable specs = [] {
 	ATTR(AUTH_FAILED, u64, 0);
 	ATTR(HOST_REAUTH, flag, 0);
 	ATTR(NR_POLL_QUEUES, u32, 0);
+	ATTR(MP_POLICY, u32, 0);
+	ATTR(PATHS, nested, 0);
+	ATTR(PATH, nested, 0);
+	ATTR(PATH_ID, u32, 0);
+	ATTR(PATH_STATE, u32, 0);
+	ATTR(PATH_STANDBY, u8, 0);
+	ATTR(PATH_INFLIGHT, u32, 0);
+	ATTR(PATH_LATENCY_US, u64, 0);
+	ATTR(PATH_FAILOVERS, u32, 0);
+	ATTR(PATH_FAILOVER_AGE_MS, u64, 0);
 #undef ATTR
 	return t;
 }();
@@ -90,6 +100,8 @@ static_assert(every_attr_described(specs), "describe every enum rdmablk_attr val
 constexpr std::uint16_t fixed_size(const AttrSpec &spec)
 {
 	switch (spec.type) {
+	case AttrType::u8:
+		return sizeof(std::uint8_t);
 	case AttrType::u16:
 		return sizeof(std::uint16_t);
 	case AttrType::u32:
@@ -111,6 +123,8 @@ constexpr std::uint16_t fixed_size(const AttrSpec &spec)
 constexpr nla_policy policy_of(const AttrSpec &spec)
 {
 	switch (spec.type) {
+	case AttrType::u8:
+		return {NLA_U8, 0, fixed_size(spec)};
 	case AttrType::u16:
 		return {NLA_U16, 0, fixed_size(spec)};
 	case AttrType::u32:
@@ -264,6 +278,11 @@ const nlattr &Attrs::require(rdmablk_attr type, AttrType as) const
 std::string Attrs::string(rdmablk_attr type) const
 {
 	return nla_get_string(&require(type, AttrType::string));
+}
+
+std::uint8_t Attrs::u8(rdmablk_attr type) const
+{
+	return nla_get_u8(&require(type, AttrType::u8));
 }
 
 std::uint16_t Attrs::u16(rdmablk_attr type) const

@@ -25,6 +25,7 @@ namespace rdmablk::nl {
 enum class AttrType : std::uint8_t {
 	binary, /* opaque bytes */
 	flag,   /* no payload: present or not */
+	u8,
 	u16,
 	u32,
 	u64,
@@ -62,6 +63,7 @@ public:
 
 	/* The value of a mandatory attribute; MalformedMessage when it is absent. */
 	std::string string(rdmablk_attr type) const;
+	std::uint8_t u8(rdmablk_attr type) const;
 	std::uint16_t u16(rdmablk_attr type) const;
 	std::uint32_t u32(rdmablk_attr type) const;
 	std::uint64_t u64(rdmablk_attr type) const;

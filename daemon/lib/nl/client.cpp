@@ -21,6 +21,12 @@ nl_msg &only(const std::vector<Msg> &replies, std::string_view what)
 	return *replies.front();
 }
 
+/* "rdmablkN", as requests name the device they are about. */
+std::string dev_name(std::uint32_t index)
+{
+	return "rdmablk" + std::to_string(index);
+}
+
 /* A request that carries a secret is zeroed once sent, however that went. */
 struct WipeOnExit {
 	nl_msg &msg;
@@ -108,26 +114,48 @@ Device Client::attach(const AttachArgs &args)
 void Client::detach(std::uint32_t index)
 {
 	const Msg req = build_detach(family_, index);
-	transport_->transact(*req, "detaching rdmablk" + std::to_string(index));
+	transport_->transact(*req, "detaching " + dev_name(index));
 }
 
 void Client::dev_set(std::uint32_t index, const DevSetArgs &args)
 {
 	const Msg req = build_dev_set(family_, index, args);
 	const WipeOnExit wipe{*req};
-	transport_->transact(*req, "changing rdmablk" + std::to_string(index));
+	transport_->transact(*req, "changing " + dev_name(index));
 }
 
 void Client::reconnect(std::uint32_t index)
 {
 	const Msg req = build_reconnect(family_, index);
-	transport_->transact(*req, "reconnecting rdmablk" + std::to_string(index));
+	transport_->transact(*req, "reconnecting " + dev_name(index));
 }
 
 std::vector<Device> Client::dev_get()
 {
 	const Msg req = build_dev_get(family_);
 	return dump(*req, "listing devices", parse_device);
+}
+
+Device Client::path_add(const PathArgs &args)
+{
+	const Msg req = build_path_add(family_, args);
+	const std::vector<Msg> replies = transport_->transact(
+		*req, "adding path " + to_string(args.target) + " to " + dev_name(args.index));
+	return parse_path_add(only(replies, "PATH_ADD reply"));
+}
+
+void Client::path_del(const PathArgs &args)
+{
+	const Msg req = build_path_del(family_, args);
+	transport_->transact(*req, "removing path " + to_string(args.target) + " of " +
+					   dev_name(args.index));
+}
+
+void Client::path_set(const PathArgs &args)
+{
+	const Msg req = build_path_set(family_, args);
+	transport_->transact(*req, "changing path " + to_string(args.target) + " of " +
+					   dev_name(args.index));
 }
 
 void Client::host_set(const Uuid &hostid, std::span<const std::uint8_t> key,

@@ -44,11 +44,17 @@ public:
 	Device attach(const AttachArgs &args);
 	/* Detach /dev/rdmablk@index. */
 	void detach(std::uint32_t index);
-	/* Change the recovery settings of /dev/rdmablk@index. */
+	/* Change the recovery settings or path policy of /dev/rdmablk@index. */
 	void dev_set(std::uint32_t index, const DevSetArgs &args);
 	/* Have /dev/rdmablk@index, reconnecting or dead, try to reconnect now. */
 	void reconnect(std::uint32_t index);
 	std::vector<Device> dev_get();
+
+	/* The device, with the path to @args.target it now has. */
+	Device path_add(const PathArgs &args);
+	void path_del(const PathArgs &args);
+	/* Mark a path standby or active, as @args.standby says. */
+	void path_set(const PathArgs &args);
 
 	/*
 	 * The target's keys for @hostid; @target_key empty: none. @reauth:

@@ -36,6 +36,11 @@ void put_attr(nl_msg &msg, int type, const void *data, std::size_t len)
 		throw Error::from_libnl("adding attribute " + std::to_string(type), rc);
 }
 
+void put_u8(nl_msg &msg, int type, std::uint8_t value)
+{
+	put_attr(msg, type, &value, sizeof(value));
+}
+
 void put_u16(nl_msg &msg, int type, std::uint16_t value)
 {
 	put_attr(msg, type, &value, sizeof(value));

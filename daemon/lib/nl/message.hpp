@@ -29,6 +29,7 @@ Msg copy_msg(const nlmsghdr &nlh);
 
 /* Append attribute @type with @len bytes of @data; throws Error when it does not fit. */
 void put_attr(nl_msg &msg, int type, const void *data, std::size_t len);
+void put_u8(nl_msg &msg, int type, std::uint8_t value);
 void put_u16(nl_msg &msg, int type, std::uint16_t value);
 void put_u32(nl_msg &msg, int type, std::uint32_t value);
 void put_u64(nl_msg &msg, int type, std::uint64_t value);

@@ -2,6 +2,7 @@
 #include "nl/names.hpp"
 
 #include <array>
+#include <stdexcept>
 #include <string_view>
 
 #include <linux/rdmablk.h>
@@ -25,6 +26,10 @@ constexpr std::array events{
 	Name{RDMABLK_EVENT_DEVICE_DETACHED, "device-detached"},
 	Name{RDMABLK_EVENT_DEVICE_STATE, "device-state"},
 	Name{RDMABLK_EVENT_DEVICE_RESIZED, "device-resized"},
+	Name{RDMABLK_EVENT_PATH_ADDED, "path-added"},
+	Name{RDMABLK_EVENT_PATH_REMOVED, "path-removed"},
+	Name{RDMABLK_EVENT_PATH_STATE, "path-state"},
+	Name{RDMABLK_EVENT_PATH_FAILOVER, "path-failover"},
 };
 
 constexpr bool names_every_event()
@@ -61,6 +66,14 @@ constexpr std::array auth_modes{
 	Name{RDMABLK_AUTH_MODE_MUTUAL, "mutual"},
 };
 
+constexpr std::array mp_policies{
+	Name{RDMABLK_MP_QUEUE_DEPTH, "queue-depth"},
+	Name{RDMABLK_MP_ROUND_ROBIN, "round-robin"},
+	Name{RDMABLK_MP_MIN_LATENCY, "min-latency"},
+};
+static_assert(mp_policies.size() == __RDMABLK_MP_MAX - RDMABLK_MP_QUEUE_DEPTH,
+	      "name every enum rdmablk_mp_policy value");
+
 template <std::size_t N> std::string lookup(const std::array<Name, N> &names, std::uint32_t value)
 {
 	for (const Name &n : names)
@@ -94,6 +107,20 @@ std::string queue_state_name(std::uint32_t state)
 std::string auth_mode_name(std::uint32_t mode)
 {
 	return lookup(auth_modes, mode);
+}
+
+std::string mp_policy_name(std::uint32_t policy)
+{
+	return lookup(mp_policies, policy);
+}
+
+std::uint32_t parse_mp_policy(std::string_view text)
+{
+	for (const Name &n : mp_policies)
+		if (n.name == text)
+			return n.value;
+	throw std::invalid_argument("invalid policy \"" + std::string(text) +
+				    "\": expected queue-depth, round-robin or min-latency");
 }
 
 } // namespace rdmablk::nl

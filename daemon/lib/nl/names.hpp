@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace rdmablk::nl {
 
@@ -23,5 +24,15 @@ std::string queue_state_name(std::uint32_t state);
 
 /* "host" for RDMABLK_AUTH_MODE_HOST; "unknown-N" for values this build lacks. */
 std::string auth_mode_name(std::uint32_t mode);
+
+/* "queue-depth" for RDMABLK_MP_QUEUE_DEPTH; "unknown-N" for values this build lacks. */
+std::string mp_policy_name(std::uint32_t policy);
+
+/*
+ * The enum rdmablk_mp_policy value mp_policy_name() gives @text for.
+ * Throws std::invalid_argument with a message that quotes @text and lists
+ * the names.
+ */
+std::uint32_t parse_mp_policy(std::string_view text);
 
 } // namespace rdmablk::nl

@@ -42,16 +42,43 @@ QueueInfo queue_of(const Attrs &attrs)
 	};
 }
 
+/* One PATH nest; only a module with multipath sends them, each whole. */
+PathInfo path_of(const Attrs &attrs)
+{
+	const auto failover_age_ms = attrs.optional_u64(RDMABLK_ATTR_PATH_FAILOVER_AGE_MS);
+	return {
+		.id = attrs.u32(RDMABLK_ATTR_PATH_ID),
+		.target = endpoint_of(attrs),
+		.state = attrs.u32(RDMABLK_ATTR_PATH_STATE),
+		.standby = attrs.u8(RDMABLK_ATTR_PATH_STANDBY) != 0,
+		.inflight = attrs.u32(RDMABLK_ATTR_PATH_INFLIGHT),
+		.latency_us = attrs.u64(RDMABLK_ATTR_PATH_LATENCY_US),
+		.commands = attrs.u64(RDMABLK_ATTR_QUEUE_COMMANDS),
+		.completed = attrs.u64(RDMABLK_ATTR_QUEUE_COMPLETED),
+		.errors = attrs.u64(RDMABLK_ATTR_QUEUE_ERRORS),
+		.requeued = attrs.u64(RDMABLK_ATTR_QUEUE_REQUEUED),
+		.failovers = attrs.u32(RDMABLK_ATTR_PATH_FAILOVERS),
+		.failover_age_ms = failover_age_ms.value_or(0),
+		.reconnect_attempt = attrs.u32(RDMABLK_ATTR_RECONNECT_ATTEMPT),
+		.next_attempt_ms = attrs.u32(RDMABLK_ATTR_NEXT_ATTEMPT_MS),
+		.reconnects = attrs.u32(RDMABLK_ATTR_RECONNECTS),
+		.last_error = attrs.optional_string(RDMABLK_ATTR_LAST_ERROR),
+	};
+}
+
 /*
- * The device attributes DEV_GET, ATTACH and device events share. Those
- * recovery and the I/O counters added are read when present, so that an
- * older module's messages still parse.
+ * The device attributes DEV_GET, ATTACH, PATH_ADD and device events share.
+ * Those recovery, the I/O counters and multipath added are read when
+ * present, so that an older module's messages still parse.
  */
 Device device_of(const Attrs &attrs)
 {
 	std::vector<QueueInfo> queues;
 	for (const Attrs &queue : attrs.nests(RDMABLK_ATTR_QUEUES, RDMABLK_ATTR_QUEUE))
 		queues.push_back(queue_of(queue));
+	std::vector<PathInfo> paths;
+	for (const Attrs &path : attrs.nests(RDMABLK_ATTR_PATHS, RDMABLK_ATTR_PATH))
+		paths.push_back(path_of(path));
 
 	return {
 		.index = attrs.u32(RDMABLK_ATTR_DEV_INDEX),
@@ -78,6 +105,8 @@ Device device_of(const Attrs &attrs)
 		.auth = attrs.optional_u32(RDMABLK_ATTR_AUTH).value_or(RDMABLK_AUTH_MODE_NONE),
 		.last_error = attrs.optional_string(RDMABLK_ATTR_LAST_ERROR),
 		.queues = std::move(queues),
+		.mp_policy = attrs.optional_u32(RDMABLK_ATTR_MP_POLICY).value_or(0),
+		.paths = std::move(paths),
 	};
 }
 
@@ -91,10 +120,18 @@ bool is_export_event(std::uint32_t type)
 	return type == RDMABLK_EVENT_EXPORT_ADDED || type == RDMABLK_EVENT_EXPORT_REMOVED;
 }
 
+/* A path event describes the device too, and names the path. */
+bool is_path_event(std::uint32_t type)
+{
+	return type == RDMABLK_EVENT_PATH_ADDED || type == RDMABLK_EVENT_PATH_REMOVED ||
+	       type == RDMABLK_EVENT_PATH_STATE || type == RDMABLK_EVENT_PATH_FAILOVER;
+}
+
 bool is_device_event(std::uint32_t type)
 {
 	return type == RDMABLK_EVENT_DEVICE_ATTACHED || type == RDMABLK_EVENT_DEVICE_DETACHED ||
-	       type == RDMABLK_EVENT_DEVICE_STATE || type == RDMABLK_EVENT_DEVICE_RESIZED;
+	       type == RDMABLK_EVENT_DEVICE_STATE || type == RDMABLK_EVENT_DEVICE_RESIZED ||
+	       is_path_event(type);
 }
 
 } // namespace
@@ -159,6 +196,11 @@ Device parse_attach(nl_msg &msg)
 	return device_of(Attrs(msg, RDMABLK_CMD_ATTACH, "ATTACH reply"));
 }
 
+Device parse_path_add(nl_msg &msg)
+{
+	return device_of(Attrs(msg, RDMABLK_CMD_PATH_ADD, "PATH_ADD reply"));
+}
+
 Event parse_event(nl_msg &msg)
 {
 	const Attrs attrs(msg, RDMABLK_CMD_EVENT, "EVENT notification");
@@ -173,6 +215,8 @@ Event parse_event(nl_msg &msg)
 					     attrs.uuid(RDMABLK_ATTR_UUID)};
 	else if (is_device_event(event.type))
 		event.device = device_of(attrs);
+	if (is_path_event(event.type))
+		event.path_id = attrs.u32(RDMABLK_ATTR_PATH_ID);
 	event.reason = attrs.optional_string(RDMABLK_ATTR_REASON);
 	return event;
 }

@@ -32,6 +32,9 @@ Host parse_host(nl_msg &msg);
 /* The RDMABLK_CMD_ATTACH reply: the new device. */
 Device parse_attach(nl_msg &msg);
 
+/* The RDMABLK_CMD_PATH_ADD reply: the device, with its new path. */
+Device parse_path_add(nl_msg &msg);
+
 /* An RDMABLK_CMD_EVENT notification. */
 Event parse_event(nl_msg &msg);
 

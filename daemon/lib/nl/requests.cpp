@@ -24,8 +24,8 @@ void put_uuid(nl_msg &msg, int type, const Uuid &uuid)
 	put_attr(msg, type, uuid.bytes.data(), uuid.bytes.size());
 }
 
-/* The recovery settings of @args, AttachArgs or DevSetArgs, that are given. */
-template <typename Args> void put_timeouts(nl_msg &msg, const Args &args)
+/* The recovery settings and path policy of @args, AttachArgs or DevSetArgs, that are given. */
+template <typename Args> void put_settings(nl_msg &msg, const Args &args)
 {
 	if (args.reconnect_delay)
 		put_u32(msg, RDMABLK_ATTR_RECONNECT_DELAY, *args.reconnect_delay);
@@ -35,6 +35,8 @@ template <typename Args> void put_timeouts(nl_msg &msg, const Args &args)
 		put_s32(msg, RDMABLK_ATTR_FAST_IO_FAIL_TMO, *args.fast_io_fail_tmo);
 	if (args.keepalive_tmo)
 		put_u32(msg, RDMABLK_ATTR_KEEPALIVE_TMO, *args.keepalive_tmo);
+	if (args.mp_policy)
+		put_u32(msg, RDMABLK_ATTR_MP_POLICY, *args.mp_policy);
 }
 
 /* A request of command @cmd about /dev/rdmablk@index. */
@@ -42,6 +44,16 @@ Msg build_dev_request(int family, std::uint8_t cmd, std::uint32_t index)
 {
 	Msg msg = build_request(family, cmd, NLM_F_ACK);
 	put_u32(*msg, RDMABLK_ATTR_DEV_INDEX, index);
+	return msg;
+}
+
+/* A PATH_* request of command @cmd: the device, the path's target and standby when given. */
+Msg build_path(int family, std::uint8_t cmd, const PathArgs &args)
+{
+	Msg msg = build_dev_request(family, cmd, args.index);
+	put_endpoint(*msg, args.target);
+	if (args.standby)
+		put_u8(*msg, RDMABLK_ATTR_PATH_STANDBY, *args.standby ? 1 : 0);
 	return msg;
 }
 
@@ -137,7 +149,7 @@ Msg build_attach(int family, const AttachArgs &args)
 		put_u32(*msg, RDMABLK_ATTR_NR_POLL_QUEUES, *args.nr_poll_queues);
 	if (args.queue_depth)
 		put_u32(*msg, RDMABLK_ATTR_QUEUE_DEPTH, *args.queue_depth);
-	put_timeouts(*msg, args);
+	put_settings(*msg, args);
 	put_keys(*msg, args.key, args.target_key);
 	return msg;
 }
@@ -150,7 +162,7 @@ Msg build_detach(int family, std::uint32_t index)
 Msg build_dev_set(int family, std::uint32_t index, const DevSetArgs &args)
 {
 	Msg msg = build_dev_request(family, RDMABLK_CMD_DEV_SET, index);
-	put_timeouts(*msg, args);
+	put_settings(*msg, args);
 	put_keys(*msg, args.key, args.target_key);
 	return msg;
 }
@@ -163,6 +175,21 @@ Msg build_reconnect(int family, std::uint32_t index)
 Msg build_dev_get(int family)
 {
 	return build_request(family, RDMABLK_CMD_DEV_GET, NLM_F_DUMP);
+}
+
+Msg build_path_add(int family, const PathArgs &args)
+{
+	return build_path(family, RDMABLK_CMD_PATH_ADD, args);
+}
+
+Msg build_path_del(int family, const PathArgs &args)
+{
+	return build_path(family, RDMABLK_CMD_PATH_DEL, args);
+}
+
+Msg build_path_set(int family, const PathArgs &args)
+{
+	return build_path(family, RDMABLK_CMD_PATH_SET, args);
 }
 
 Msg build_host_set(int family, const Uuid &hostid, std::span<const std::uint8_t> key,

@@ -35,6 +35,8 @@ struct AttachArgs {
 	std::optional<std::int32_t> ctrl_loss_tmo = {};
 	std::optional<std::int32_t> fast_io_fail_tmo = {};
 	std::optional<std::uint32_t> keepalive_tmo = {};
+	/* Which live path a request goes on: enum rdmablk_mp_policy. */
+	std::optional<std::uint32_t> mp_policy = {};
 	/*
 	 * Authentication, borrowed (they must outlive the request): this
 	 * host's secret, empty for none, and the target's secret for this
@@ -44,18 +46,31 @@ struct AttachArgs {
 	std::span<const std::uint8_t> target_key = {};
 };
 
-/* What RDMABLK_CMD_DEV_SET changes: the settings given, in seconds. */
+/* What RDMABLK_CMD_DEV_SET changes: the settings given, timeouts in seconds. */
 struct DevSetArgs {
 	std::optional<std::uint32_t> reconnect_delay = {};
 	std::optional<std::int32_t> ctrl_loss_tmo = {};    /* RDMABLK_TMO_OFF: never give up */
 	std::optional<std::int32_t> fast_io_fail_tmo = {}; /* RDMABLK_TMO_OFF: off */
 	std::optional<std::uint32_t> keepalive_tmo = {};
+	std::optional<std::uint32_t> mp_policy = {}; /* enum rdmablk_mp_policy */
 	/*
 	 * New keys for the next connections, borrowed as in AttachArgs; key
 	 * empty: the keys stay as they are.
 	 */
 	std::span<const std::uint8_t> key = {};
 	std::span<const std::uint8_t> target_key = {};
+};
+
+/*
+ * A path of /dev/rdmablk@index, named by its target, for RDMABLK_CMD_PATH_ADD,
+ * _DEL and _SET. standby: the path is used only while no other path is
+ * live; PATH_ADD leaves it to the module when not given, PATH_DEL takes
+ * none and PATH_SET needs it (the module refuses the request otherwise).
+ */
+struct PathArgs {
+	std::uint32_t index;
+	Endpoint target;
+	std::optional<bool> standby = {};
 };
 
 /* A request header only: command @cmd with netlink flags @flags (NLM_F_*). */
@@ -81,12 +96,19 @@ Msg build_export_get(int family);
 Msg build_attach(int family, const AttachArgs &args);
 /* Detach /dev/rdmablk@index. */
 Msg build_detach(int family, std::uint32_t index);
-/* Change the recovery settings of /dev/rdmablk@index. */
+/* Change the recovery settings or path policy of /dev/rdmablk@index. */
 Msg build_dev_set(int family, std::uint32_t index, const DevSetArgs &args);
 /* Have /dev/rdmablk@index try to reconnect now. */
 Msg build_reconnect(int family, std::uint32_t index);
 /* A dump request: one reply per attached device. */
 Msg build_dev_get(int family);
+
+/* Add a path to a device; the reply is the device. */
+Msg build_path_add(int family, const PathArgs &args);
+/* Remove a path of a device; its requests go to the others. */
+Msg build_path_del(int family, const PathArgs &args);
+/* Mark a path of a device standby or active. */
+Msg build_path_set(int family, const PathArgs &args);
 
 /*
  * The target's keys for host @hostid: @key, and @target_key (empty: none)

@@ -82,7 +82,38 @@ struct QueueInfo {
 	bool operator==(const QueueInfo &) const = default;
 };
 
-/* One RDMABLK_CMD_DEV_GET dump entry, or the RDMABLK_CMD_ATTACH reply: /dev/rdmablkN. */
+/*
+ * One path of a device: a target address it reaches the export by. The
+ * counters are its queues' added up; failover_age_ms is 0 until its first
+ * failover.
+ */
+struct PathInfo {
+	std::uint32_t id = 0; /* its number in the device */
+	Endpoint target;
+	std::uint32_t state = 0;	     /* enum rdmablk_dev_state */
+	bool standby = false;		     /* used only while no other path is live */
+	std::uint32_t inflight = 0;	     /* requests sent on it, not completed */
+	std::uint64_t latency_us = 0;	     /* moving average of its latencies */
+	std::uint64_t commands = 0;	     /* sent */
+	std::uint64_t completed = 0;	     /* with or without an error */
+	std::uint64_t errors = 0;	     /* completed with an error */
+	std::uint64_t requeued = 0;	     /* put back after a loss, to be sent again */
+	std::uint32_t failovers = 0;	     /* times its loss moved its requests */
+	std::uint64_t failover_age_ms = 0;   /* since the last of those */
+	std::uint32_t reconnect_attempt = 0; /* since its connection was lost */
+	std::uint32_t next_attempt_ms = 0;   /* when reconnecting */
+	std::uint32_t reconnects = 0;	     /* successful ones */
+	/* Why its connection was lost or its last attempt failed. */
+	std::optional<std::string> last_error;
+
+	bool operator==(const PathInfo &) const = default;
+};
+
+/*
+ * One RDMABLK_CMD_DEV_GET dump entry, or the RDMABLK_CMD_ATTACH or
+ * RDMABLK_CMD_PATH_ADD reply: /dev/rdmablkN. target and the recovery
+ * progress are its first path's.
+ */
 struct Device {
 	std::uint32_t index = 0; /* N */
 	std::string name;	 /* "rdmablkN" */
@@ -111,6 +142,9 @@ struct Device {
 	/* Why the connection was lost or the last attempt failed. */
 	std::optional<std::string> last_error;
 	std::vector<QueueInfo> queues;
+	/* Multipath; 0 and none from a module without it. */
+	std::uint32_t mp_policy = 0; /* enum rdmablk_mp_policy */
+	std::vector<PathInfo> paths = {};
 
 	bool operator==(const Device &) const = default;
 };
@@ -130,6 +164,8 @@ struct Event {
 	std::optional<Endpoint> listener;
 	std::optional<ExportRef> export_ref;
 	std::optional<Device> device;
+	/* The path of the device a path event is about. */
+	std::optional<std::uint32_t> path_id;
 	/* What caused it, when the module says. */
 	std::optional<std::string> reason;
 
