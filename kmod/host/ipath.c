@@ -324,6 +324,8 @@ int rdmablk_idev_path_add(const struct rdmablk_path_req *req,
 			pr_err("%s: connection to %pISpc lost while adding it as a path: %s\n",
 			       idev->name, &req->addr, why);
 		rdmablk_ipath_destroy(path, true);
+		/* Under paths_lock since: the id goes to the next path. */
+		idev->next_path_id--;
 		goto out_unlock;
 	}
 	rdmablk_ipath_arm(path, &path->ka_work,
