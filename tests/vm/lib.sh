@@ -517,6 +517,22 @@ fio_verify_each() {
 		fail "fio reported errors: $(grep -E '^v[0-9]+-|err=' "$out")"
 }
 
+# second_link ADDR PEER: in one guest, a second link beside the first
+# (scripts/vm/guest-init's net_one): a veth pair, ADDR on veth2 with rxe2
+# and PEER on veth3 with rxe3. Connections to ADDR go over rxe2 alone, so
+# removing rxe0 leaves them up (multipath tests and benchmarks).
+second_link() {
+	ip link add veth2 mtu 1500 type veth peer name veth3 mtu 1500 ||
+		fail "second_link: cannot create veth2"
+	ip addr add "$1/24" dev veth2 || fail "second_link: cannot address veth2"
+	ip addr add "$2/24" dev veth3 || fail "second_link: cannot address veth3"
+	ip link set veth2 up || fail "second_link: veth2 stays down"
+	ip link set veth3 up || fail "second_link: veth3 stays down"
+	rdma link add rxe2 type rxe netdev veth2 || fail "second_link: cannot add rxe2"
+	rdma link add rxe3 type rxe netdev veth3 || fail "second_link: cannot add rxe3"
+	wait_for -t 30 rdma_port_active rxe2 || fail "second_link: rxe2 did not come up"
+}
+
 # rxe_netdev DEV: the network interface under soft-RoCE device DEV.
 rxe_netdev() {
 	rdma link show "$1/1" | sed -n 's/.* netdev \([^ ]*\).*/\1/p'

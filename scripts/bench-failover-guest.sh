@@ -1,0 +1,195 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest side of scripts/bench-failover: in one bench guest, a disk over two
+# paths for each stack, rdmablk (PATH_ADD) and NVMe native multipath
+# (nvmet with two ports, nvme connect to each), each path on its own
+# soft-RoCE link: 192.0.2.1 over rxe0, 198.51.100.1 over rxe2
+# (second_link). fio reads 4 KiB at queue depth 1 from the multipath disk
+# and logs every completion (epoch ms); the first path is cut by removing
+# its RDMA device (rdma link del rxe0: a signalled loss, as a pulled HCA or
+# a dead port), and the I/O pause is the longest gap between two
+# completions from 100 ms before the cut to the end of the run. Then rxe0
+# comes back, both paths are live again, and the next cut follows; the
+# stacks alternate cut by cut.
+#
+# Settings (environment, passed through by scripts/bench-failover):
+#   RDMABLK_FAILOVER_CUTS   cuts per stack (default 10)
+#
+# Output: $RESULTS/failover/cuts.txt, one line per cut:
+#   STACK CUT PAUSE_MS COMPLETIONS_AFTER_CUT
+# shellcheck source-path=SCRIPTDIR
+set -eEuo pipefail
+
+# shellcheck source=../tests/vm/lib.sh
+. "${VM_LIB:?run this through scripts/bench-failover (scripts/vm/run-script)}"
+trap 'printf "ERROR: %s:%s: command failed with status %s: %s\n" "${BASH_SOURCE[0]}" "$LINENO" "$?" "$BASH_COMMAND" >&2' ERR
+
+CUTS=${RDMABLK_FAILOVER_CUTS:-10}
+OUT=$RESULTS/failover
+ADDR2=198.51.100.1
+PEER2=198.51.100.2
+EXPORT=failover
+NQN=nqn.2026-11.org.example:rdmablk-failover
+NVME_PORT=4420
+NVMET=/sys/kernel/config/nvmet
+HOSTID=5d1e0b5a-0c1b-4b7e-9d2a-6f0e8a7c3b21
+HOSTNQN=nqn.2014-08.org.nvmexpress:uuid:$HOSTID
+# Each run: fio for this long; the cut at CUT_AT seconds into it.
+RUN_S=8
+CUT_AT=3
+
+RB_DEV=''
+NV_DEV=''
+RXE0_NIC=''
+
+setup_rdmablk() {
+	load_rdmablk
+	nl listen-add "$TARGET_ADDR" >/dev/null
+	nl listen-add "$ADDR2" >/dev/null
+	nl export-add "$EXPORT" /dev/nullb0 >/dev/null
+	RB_DEV=$(nl attach "$TARGET_ADDR" "$EXPORT" --queues 1 --hostid "$HOSTID" \
+		--reconnect-delay 1 --keepalive-tmo 2 --ctrl-loss-tmo 600)
+	[[ $RB_DEV =~ ^/dev/rdmablk[0-9]+$ ]] || fail "attach printed '$RB_DEV'"
+	nl path-add "$RB_DEV" "$ADDR2" >/dev/null
+	wait_for -t 30 test -b "$RB_DEV" || fail "$RB_DEV did not appear"
+	log "rdmablk: $RB_DEV, paths: $(tr '\n' ';' <"/sys/block/${RB_DEV#/dev/}/rdmablk/paths")"
+}
+
+nvme_head() {
+	local b
+	for b in /sys/block/nvme*n*; do
+		[ -e "$b" ] || continue
+		b=${b##*/}
+		[[ $b =~ ^nvme[0-9]+n[0-9]+$ ]] || continue
+		[ "$(cat "/sys/block/$b/device/subsysnqn" 2>/dev/null ||
+			cat "/sys/block/$b/device/subsystem/subsysnqn" 2>/dev/null)" = "$NQN" ] || continue
+		echo "/dev/$b"
+		return 0
+	done
+	return 1
+}
+
+setup_nvme() {
+	local s=$NVMET/subsystems/$NQN p n addr
+	[ "$(cat /sys/module/nvme_core/parameters/multipath 2>/dev/null)" = Y ] ||
+		modprobe nvme_core multipath=Y
+	modprobe -a nvmet nvmet_rdma nvme_rdma
+	[ "$(cat /sys/module/nvme_core/parameters/multipath)" = Y ] ||
+		fail "nvme_core native multipath is off"
+	mkdir "$s"
+	echo 1 >"$s/attr_allow_any_host"
+	mkdir "$s/namespaces/1"
+	echo /dev/nullb1 >"$s/namespaces/1/device_path"
+	echo 1 >"$s/namespaces/1/enable"
+	n=1
+	for addr in "$TARGET_ADDR" "$ADDR2"; do
+		p=$NVMET/ports/$n
+		mkdir "$p"
+		echo rdma >"$p/addr_trtype"
+		echo ipv4 >"$p/addr_adrfam"
+		echo "$addr" >"$p/addr_traddr"
+		echo "$NVME_PORT" >"$p/addr_trsvcid"
+		ln -s "$s" "$p/subsystems/$NQN"
+		nvme connect -t rdma -a "$addr" -s "$NVME_PORT" -n "$NQN" \
+			--hostnqn="$HOSTNQN" --hostid="$HOSTID" --nr-io-queues=1 \
+			--reconnect-delay=1 --keep-alive-tmo=2 --ctrl-loss-tmo=600 >/dev/null
+		n=$((n + 1))
+	done
+	wait_for -t 30 nvme_head || fail "no multipath disk for $NQN"
+	NV_DEV=$(nvme_head)
+	wait_for -t 10 test -b "$NV_DEV"
+	log "nvme: $NV_DEV over $(nvme_paths_live)"
+}
+
+# nvme_paths_live: the live controllers of the subsystem.
+nvme_paths_live() {
+	local c n=0
+	for c in /sys/class/nvme/nvme*; do
+		[ "$(cat "$c/subsysnqn" 2>/dev/null)" = "$NQN" ] || continue
+		[ "$(cat "$c/state")" = live ] && n=$((n + 1))
+	done
+	echo "$n"
+}
+
+rdmablk_paths_live() {
+	grep -c ' live ' "/sys/block/${RB_DEV#/dev/}/rdmablk/paths"
+}
+
+# both_live STACK: both paths of STACK are live.
+both_live() {
+	case $1 in
+	rdmablk) [ "$(rdmablk_paths_live)" = 2 ] ;;
+	nvme) [ "$(nvme_paths_live)" = 2 ] ;;
+	esac
+}
+
+# one_cut STACK DEV N: fio on DEV, rxe0 removed CUT_AT s in, the pause
+# measured, rxe0 back, both paths live again.
+one_cut() {
+	local stack=$1 dev=$2 n=$3 log=$OUT/$1-$3 fio_pid cut
+	wait_for -t 120 both_live "$stack" || fail "$stack: the paths are not both live before cut $n"
+	fio --name="$stack-$n" --filename="$dev" --rw=randread --bs=4k --iodepth=1 \
+		--direct=1 --ioengine=libaio --time_based --runtime="$RUN_S" --size=256M \
+		--write_lat_log="$log" --log_unix_epoch=1 --log_avg_msec=0 \
+		--output="$log.fio.txt" &
+	fio_pid=$!
+	pause "$CUT_AT"
+	cut=$(date +%s%3N)
+	rdma link del rxe0
+	wait "$fio_pid" || fail "$stack: fio failed across cut $n: $(tail -5 "$log.fio.txt")"
+	rdma link add rxe0 type rxe netdev "$RXE0_NIC" || fail "cannot re-add rxe0"
+	wait_for -t 30 rdma_port_active rxe0 || fail "rxe0 did not come back"
+	# fio names the completion latency log NAME_clat.1.log (one job).
+	awk -v cut="$cut" -v stack="$stack" -v n="$n" -F', *' '
+		$1 >= cut - 100 { if (prev) { gap = $1 - prev; if (gap > max) max = gap }
+				  if ($1 >= cut) after++ }
+		{ prev = $1 }
+		END { printf "%s %d %d %d\n", stack, n, max, after }' \
+		"${log}_clat.1.log" >>"$OUT/cuts.txt"
+	log "$(tail -n 1 "$OUT/cuts.txt")"
+}
+
+cleanup() {
+	trap - ERR
+	[ -z "$RXE0_NIC" ] || rdma link show rxe0/1 >/dev/null 2>&1 ||
+		rdma link add rxe0 type rxe netdev "$RXE0_NIC" || true
+}
+
+main() {
+	local i s
+	[[ $CUTS =~ ^[1-9][0-9]*$ ]] || fail "bad RDMABLK_FAILOVER_CUTS '$CUTS'"
+	mkdir -p "$OUT"
+	: >"$OUT/cuts.txt"
+	trap cleanup EXIT
+	RXE0_NIC=$(rxe_netdev rxe0)
+	second_link "$ADDR2" "$PEER2"
+	modprobe null_blk nr_devices=2 gb=1 queue_mode=2 irqmode=0
+	wait_for -t 10 test -b /dev/nullb1
+	setup_rdmablk
+	setup_nvme
+	{
+		echo "kernel $(uname -r)"
+		echo "cuts $CUTS"
+		echo "fio $(fio --version)"
+		echo "rdmablk $RB_DEV policy $(cat "/sys/block/${RB_DEV#/dev/}/rdmablk/mp_policy")"
+		echo "nvme $NV_DEV iopolicy $(cat /sys/class/nvme-subsystem/nvme-subsys*/iopolicy 2>/dev/null | head -n 1)"
+	} >"$OUT/env.txt"
+	for i in $(seq 1 "$CUTS"); do
+		for s in rdmablk nvme; do
+			# Alternate which stack goes first.
+			[ $((i % 2)) = 1 ] || s=$([ "$s" = rdmablk ] && echo nvme || echo rdmablk)
+			case $s in
+			rdmablk) one_cut rdmablk "$RB_DEV" "$i" ;;
+			nvme) one_cut nvme "$NV_DEV" "$i" ;;
+			esac
+		done
+	done
+	date -u +%Y-%m-%dT%H:%M:%SZ >"$OUT/measured"
+	nvme disconnect -n "$NQN" >/dev/null || true
+	nl detach "$RB_DEV"
+	nl export-del "$EXPORT"
+	unload_rdmablk
+}
+
+main "$@"
