@@ -345,6 +345,7 @@ struct rdmablk_ireq {
  *	queue-depth)
  * @latency_ns: a moving average of its requests' latencies (policy
  *	min-latency), 0 before the first
+ * @latency_at: jiffies of the last request it averages
  * @failovers: times its loss sent its requests to another path or made
  *	them wait for one
  * @failover_at: jiffies of the last of those, 0 for none
@@ -372,6 +373,7 @@ struct rdmablk_ipath {
 	u32 reconnects;
 	atomic_t inflight;
 	u64 latency_ns;
+	unsigned long latency_at;
 	u32 failovers;
 	unsigned long failover_at;
 	unsigned long flags;

@@ -61,6 +61,14 @@ void rdmablk_ipath_free(struct rdmablk_ipath *path)
 	kfree(path);
 }
 
+/*
+ * An average older than this is not trusted: min-latency sends the path a
+ * request to learn what it costs now (a path it left for a faster one
+ * would keep its old figure for ever), and that request's latency starts
+ * the average again.
+ */
+#define RDMABLK_LATENCY_STALE	HZ
+
 /**
  * rdmablk_idev_select_path() - the path a request on queue @qid goes on
  * @idev: the device
@@ -89,7 +97,11 @@ struct rdmablk_ipath *rdmablk_idev_select_path(struct rdmablk_idev *idev,
 					  &path->queues[qid].flags);
 		cand[n].standby = READ_ONCE(path->standby);
 		cand[n].inflight = max(atomic_read(&path->inflight), 0);
-		cand[n].latency_ns = READ_ONCE(path->latency_ns);
+		/* A stale average counts as none: the path gets a request. */
+		cand[n].latency_ns = time_after(jiffies,
+						READ_ONCE(path->latency_at) +
+						RDMABLK_LATENCY_STALE) ?
+				     0 : READ_ONCE(path->latency_ns);
 		n++;
 	}
 	/* One path: nothing to choose, and no shared counter to bump. */
@@ -106,15 +118,21 @@ struct rdmablk_ipath *rdmablk_idev_select_path(struct rdmablk_idev *idev,
  * @path: the path
  * @latency_ns: its latency
  *
- * Updates the moving average min-latency compares: 1/8 of each new one.
+ * Updates the moving average min-latency compares: 1/8 of each new one,
+ * or the new one alone after RDMABLK_LATENCY_STALE without a request.
  * Concurrent updates may lose one sample; the average does not notice.
  */
 void rdmablk_ipath_account(struct rdmablk_ipath *path, u64 latency_ns)
 {
 	u64 avg = READ_ONCE(path->latency_ns);
 
-	WRITE_ONCE(path->latency_ns, avg ? avg - (avg >> 3) + (latency_ns >> 3) :
-					   latency_ns);
+	if (!avg || time_after(jiffies, READ_ONCE(path->latency_at) +
+					 RDMABLK_LATENCY_STALE))
+		avg = latency_ns;
+	else
+		avg = avg - (avg >> 3) + (latency_ns >> 3);
+	WRITE_ONCE(path->latency_ns, avg);
+	WRITE_ONCE(path->latency_at, jiffies);
 }
 
 /* Publish @path in a free slot; under paths_lock. Return: 0 or -ENOSPC. */
