@@ -270,6 +270,7 @@ out_unlist:
 static void rdmablk_idev_destroy(struct rdmablk_idev *idev)
 {
 	struct rdmablk_ipath *paths[RDMABLK_MAX_PATHS];
+	struct rdmablk_dev_info *info;
 	struct rdmablk_ipath *path;
 	unsigned long flags;
 	u32 old, i, n;
@@ -307,10 +308,16 @@ static void rdmablk_idev_destroy(struct rdmablk_idev *idev)
 	if (test_bit(RDMABLK_IDEV_ADDED, &idev->flags))
 		del_gendisk(idev->disk);
 
+	/* The event describes the device with its paths, as it was. */
+	info = kmalloc(sizeof(*info), GFP_KERNEL);
+	if (info)
+		rdmablk_idev_snapshot(idev, info);
 	rdmablk_idev_destroy_paths(idev);
 	rdmablk_idev_free_disk(idev);
 	pr_info("%s: detached\n", idev->name);
-	rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_DETACHED, NULL, NULL);
+	if (info)
+		rdmablk_nl_event_dev(RDMABLK_EVENT_DEVICE_DETACHED, info, -1, NULL);
+	kfree(info);
 	rdmablk_idev_free(idev);
 }
 
