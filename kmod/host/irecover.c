@@ -876,12 +876,12 @@ void rdmablk_ipath_reconnect_work(struct work_struct *work)
 			goto out_unlock;
 		}
 		if (max)
-			pr_info("%s: path %u: reconnect attempt %u of %u failed: %s (%pe)\n",
-				idev->name, path->id, attempt, max, why,
+			pr_info("%s: reconnect attempt %u of %u failed on path %u: %s (%pe)\n",
+				idev->name, attempt, max, path->id, why,
 				ERR_PTR(ret));
 		else
-			pr_info("%s: path %u: reconnect attempt %u failed: %s (%pe)\n",
-				idev->name, path->id, attempt, why,
+			pr_info("%s: reconnect attempt %u failed on path %u: %s (%pe)\n",
+				idev->name, attempt, path->id, why,
 				ERR_PTR(ret));
 		rdmablk_ipath_arm(path, &path->reconnect_work,
 				  READ_ONCE(idev->tmo.reconnect_delay) * HZ,
@@ -900,8 +900,8 @@ void rdmablk_ipath_reconnect_work(struct work_struct *work)
 	rdmablk_ipath_arm(path, &path->ka_work,
 			  READ_ONCE(idev->tmo.keepalive_tmo) * HZ / 2,
 			  RDMABLK_DEV_LIVE, false);
-	pr_info("%s: path %u reconnected to %pISpc after %u attempt%s\n",
-		idev->name, path->id, &path->addr, attempt,
+	pr_info("%s: reconnected to %pISpc (path %u) after %u attempt%s\n",
+		idev->name, &path->addr, path->id, attempt,
 		attempt == 1 ? "" : "s");
 	rdmablk_idev_event(idev, RDMABLK_EVENT_PATH_STATE, path, "reconnected");
 	if (was_down)
