@@ -23,13 +23,17 @@ _rdmablkctl()
 		mapfile -t COMPREPLY < <(compgen -W 'sha256 sha384 sha512' -- "$cur")
 		return
 		;;
+	--policy)
+		mapfile -t COMPREPLY < <(compgen -W 'queue-depth round-robin min-latency' -- "$cur")
+		return
+		;;
 	esac
 
 	local candidates w
 	candidates=$("${COMP_WORDS[0]}" __complete "${words[@]}" 2>/dev/null) || return
 	for w in "${words[@]}"; do
 		case $w in
-		detach | status | stat | reconnect | dev-set)
+		detach | status | stat | reconnect | dev-set | set | path)
 			if [[ $cur != -* ]]; then
 				candidates+=$'\n'$(compgen -G '/dev/rdmablk[0-9]*'; compgen -G '/dev/rdmablk/*')
 			fi

@@ -77,6 +77,20 @@ void add_attach_options(CLI::App &sub, Raw &raw, bool recovery_only = false)
 		if (!recovery_only || (o.member != &Raw::queues && o.member != &Raw::poll_queues &&
 				       o.member != &Raw::queue_depth))
 			sub.add_option(o.flag, raw.*o.member, o.help)->type_name(o.type);
+	sub.add_option("--policy", raw.policy,
+		       "Which path a request takes: queue-depth (default: the fewest in flight), "
+		       "round-robin or min-latency")
+		->type_name("POLICY");
+}
+
+/* DEVICE ADDR[:PORT]: path add, del, set. */
+void add_path_args(CLI::App &sub, Raw &raw)
+{
+	sub.add_option("DEVICE", raw.device,
+		       "/dev/rdmablkN, a link to it such as /dev/rdmablk/NAME, rdmablkN or N")
+		->required()
+		->type_name("");
+	add_endpoint(sub, raw, "The path's target address ([addr]:port), port default 7471");
 }
 
 /* --key-file and --target-key-file: host add, attach, discovery add. */
@@ -250,6 +264,16 @@ std::vector<Command> add_commands(CLI::App &app, Raw &raw)
 		->type_name("");
 	add_attach_options(*attach, raw);
 	add_key_files(*attach, raw, host_key_help, target_key_help);
+	attach->add_option("--path", raw.paths,
+			   "Another address of the target: one more path to the export "
+			   "(repeatable)")
+		->type_name("ADDR[:PORT]")
+		->allow_extra_args(false);
+	attach->add_option("--standby", raw.standby,
+			   "A path used only while no other is live: ADDR[:PORT] or another "
+			   "--path (repeatable)")
+		->type_name("ADDR[:PORT]")
+		->allow_extra_args(false);
 	commands.push_back({attach, attach_request});
 
 	CLI::App *detach =
@@ -267,12 +291,43 @@ std::vector<Command> add_commands(CLI::App &app, Raw &raw)
 
 	CLI::App *dev_set = command(
 		app, "dev-set",
-		"Change a device's recovery settings while it runs; a configured attachment "
-		"keeps them. A new --keepalive-tmo reconnects a live device",
+		"Change a device's recovery settings or path policy while it runs; a configured "
+		"attachment keeps them. A new --keepalive-tmo reconnects a live device",
 		raw);
+	dev_set->alias("set");
 	add_device(*dev_set, raw);
 	add_attach_options(*dev_set, raw, true);
 	commands.push_back({dev_set, dev_set_request});
+
+	CLI::App *path = command(
+		app, "path",
+		"Manage the paths of a device: more addresses of its target, used together", raw);
+	path->require_subcommand(1);
+
+	CLI::App *path_add = command(
+		*path, "add",
+		"Add a path to ADDR[:PORT] to DEVICE while it runs; a configured attachment keeps it",
+		raw);
+	add_path_args(*path_add, raw);
+	path_add->add_flag("--standby", raw.standby_flag,
+			   "Use the path only while no other path is live");
+	commands.push_back({path_add, path_add_request});
+
+	CLI::App *path_del = command(
+		*path, "del",
+		"Remove DEVICE's path to ADDR[:PORT]; its I/O moves to the other paths (the last "
+		"path is not removed: detach the device)",
+		raw);
+	add_path_args(*path_del, raw);
+	commands.push_back({path_del, path_del_request});
+
+	CLI::App *path_set = command(
+		*path, "set", "Make DEVICE's path to ADDR[:PORT] standby or active", raw);
+	add_path_args(*path_set, raw);
+	path_set->add_flag("--standby", raw.standby_flag,
+			   "Use it only while no other path is live");
+	path_set->add_flag("--active", raw.active_flag, "Use it with the other active paths");
+	commands.push_back({path_set, path_set_request});
 
 	CLI::App *list = command(app, "list", "List attached devices", raw);
 	commands.push_back({list, without_args("list")});

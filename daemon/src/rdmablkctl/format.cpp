@@ -47,6 +47,8 @@ std::string format_text(const std::string &cmd, const json &result)
 		return text_field(result, "device").value_or("-") + '\n';
 	if (cmd == "dev_set")
 		return device_table(json::array({result}));
+	if (cmd == "path_add" || cmd == "path_del" || cmd == "path_set")
+		return status_blocks(json::array({result}));
 	if (cmd == "listen")
 		return target_text(result) + " " + text_field(result, "state").value_or("-") + '\n';
 	if (cmd == "hostid")

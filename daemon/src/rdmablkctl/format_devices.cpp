@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "format.hpp"
 
+#include <algorithm>
 #include <vector>
 
 #include "text.hpp"
@@ -127,6 +128,61 @@ std::string queue_line(const json &queue, std::optional<long long> irq_queues)
 	       join(parts, ", ");
 }
 
+/* "policy round-robin, 2 paths, 1 live"; empty from a daemon or module without paths. */
+std::string policy_line(const json &device)
+{
+	const auto policy = text_field(device, "policy");
+	const auto it = device.find("paths");
+	if (!policy || it == device.end() || !it->is_array() || it->empty())
+		return {};
+	const auto live = std::count_if(it->begin(), it->end(), [](const json &path) {
+		return text_field(path, "state") == "live";
+	});
+	return "policy " + *policy + ", " + std::to_string(it->size()) +
+	       (it->size() == 1 ? " path, " : " paths, ") + std::to_string(live) + " live";
+}
+
+/*
+ * "path 1: 198.51.100.7:4420, reconnecting, standby, 0 in flight, 10
+ * commands, 2 errors, 1 failovers, last failover 12 s ago, 0 reconnects,
+ * last error: ..."; a configured path the device lacks: "path -:
+ * 203.0.113.9:7471, pending: retrying in 8 s, active, last error: ...".
+ */
+std::string path_line(const json &path)
+{
+	std::vector<std::string> parts{target_text(path)};
+	const std::string state = or_dash(text_field(path, "state"));
+	if (state == "pending")
+		parts.push_back("pending: retrying in " +
+				std::to_string(ms_to_s(int_field(path, "retry_in_ms").value_or(0))) +
+				" s");
+	else if (state == "reconnecting")
+		parts.push_back("reconnecting: attempt " +
+				std::to_string(int_field(path, "reconnect_attempt").value_or(0)) +
+				", next in " +
+				std::to_string(ms_to_s(int_field(path, "next_attempt_ms").value_or(0))) +
+				" s");
+	else
+		parts.push_back(state);
+	parts.push_back(bool_field(path, "standby") ? "standby" : "active");
+	const auto count = [&](const char *key, const char *what) {
+		if (const auto value = int_field(path, key))
+			parts.push_back(std::to_string(*value) + " " + what);
+	};
+	count("inflight", "in flight");
+	count("commands", "commands");
+	count("errors", "errors");
+	count("failovers", "failovers");
+	if (const auto age = int_field(path, "last_failover_ms"))
+		parts.push_back("last failover " + std::to_string(ms_to_s(*age)) + " s ago");
+	count("reconnects", "reconnects");
+	if (const auto latency = int_field(path, "latency_us"); latency && *latency > 0)
+		parts.push_back("latency " + std::to_string(*latency) + " us");
+	if (const auto error = text_field(path, "last_error"); error && !error->empty())
+		parts.push_back("last error: " + *error);
+	return "path " + or_dash(text_field(path, "id")) + ": " + join(parts, ", ");
+}
+
 std::string status_block(const json &device)
 {
 	std::string out =
@@ -138,6 +194,11 @@ std::string status_block(const json &device)
 		out += "  " + settings + '\n';
 	if (const auto it = device.find("io"); it != device.end() && it->is_object())
 		out += "  " + io_line(*it) + '\n';
+	if (const std::string policy = policy_line(device); !policy.empty()) {
+		out += "  " + policy + '\n';
+		for (const json &path : device.at("paths"))
+			out += "  " + path_line(path) + '\n';
+	}
 	if (const auto it = device.find("queues_detail"); it != device.end() && it->is_array())
 		for (const json &queue : *it)
 			out += "  " + queue_line(queue, int_field(device, "queues")) + '\n';

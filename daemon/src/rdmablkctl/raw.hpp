@@ -32,6 +32,14 @@ struct Raw {
 	std::string device;
 	/* discovery add --attach: "all", export names, export UUIDs. */
 	std::vector<std::string> attach;
+	/* attach --path, --standby: more addresses of the target, and which are standby. */
+	std::vector<std::string> paths;
+	std::vector<std::string> standby;
+	/* attach, discovery add, dev-set --policy */
+	std::string policy;
+	/* path add --standby; path set --standby or --active */
+	bool standby_flag = false;
+	bool active_flag = false;
 
 	std::string queues;
 	std::string poll_queues;

@@ -8,6 +8,8 @@
 
 #include "args.hpp"
 #include "auth/key.hpp"
+#include "nl/endpoint.hpp"
+#include "nl/names.hpp"
 
 namespace rdmablk::rdmablkctl {
 
@@ -95,10 +97,42 @@ ctl::Request discover_request(const Raw &raw)
 
 namespace {
 
+/* --policy, checked, into @args. */
+void policy(json &args, const Raw &raw)
+{
+	if (raw.policy.empty())
+		return;
+	try {
+		args["policy"] = nl::mp_policy_name(nl::parse_mp_policy(raw.policy));
+	} catch (const std::invalid_argument &e) {
+		throw std::invalid_argument("invalid --policy: " + std::string(e.what()));
+	}
+}
+
+/* The "ADDR[:PORT]"s given to @option, as {"address", "port"} makes them, into text. */
+std::vector<std::string> addresses(const char *option, const std::vector<std::string> &texts)
+{
+	std::vector<std::string> list;
+	for (const std::string &text : texts) {
+		json endpoint;
+		try {
+			endpoint = endpoint_args(text);
+		} catch (const std::invalid_argument &e) {
+			throw std::invalid_argument(std::string(option) + ": " + e.what());
+		}
+		const std::string item = nl::to_string(
+			{endpoint["address"].get<std::string>(), endpoint["port"].get<std::uint16_t>()});
+		if (std::find(list.begin(), list.end(), item) == list.end())
+			list.push_back(item);
+	}
+	return list;
+}
+
 /* The attach settings and key files given as options, into @args. */
 void attach_settings(json &args, const Raw &raw)
 {
 	key_files(args, raw);
+	policy(args, raw);
 	set_integer(args, "queues", "--queues", raw.queues, 1, RDMABLK_MAX_QUEUES);
 	set_integer(args, "poll_queues", "--poll-queues", raw.poll_queues, 0,
 		    RDMABLK_MAX_QUEUES - 1);
@@ -114,6 +148,19 @@ ctl::Request attach_request(const Raw &raw)
 	json args = endpoint_args(raw.endpoint);
 	args["export"] = export_name(raw.name);
 	attach_settings(args, raw);
+	/* A --standby address is a path: it need not be given with --path too. */
+	std::vector<std::string> paths = addresses("--path", raw.paths);
+	const std::vector<std::string> standby = addresses("--standby", raw.standby);
+	const std::string target = nl::to_string(
+		{args["address"].get<std::string>(), args["port"].get<std::uint16_t>()});
+	for (const std::string &s : standby)
+		if (std::find(paths.begin(), paths.end(), s) == paths.end())
+			paths.push_back(s);
+	std::erase(paths, target);
+	if (!paths.empty())
+		args["paths"] = std::move(paths);
+	if (!standby.empty())
+		args["standby"] = standby;
 	return {"attach", std::move(args)};
 }
 
@@ -226,10 +273,46 @@ ctl::Request dev_set_request(const Raw &raw)
 	json args = device_args(raw);
 	const std::size_t device_only = args.size();
 	recovery_settings(args, raw);
+	policy(args, raw);
 	if (args.size() == device_only)
 		throw std::invalid_argument("nothing to change: give --reconnect-delay, "
-					    "--ctrl-loss-tmo, --fast-io-fail-tmo or --keepalive-tmo");
+					    "--ctrl-loss-tmo, --fast-io-fail-tmo, --keepalive-tmo or "
+					    "--policy");
 	return {"dev_set", std::move(args)};
+}
+
+namespace {
+
+/* DEVICE ADDR[:PORT] of the path commands. */
+json path_args(const Raw &raw)
+{
+	json args = endpoint_args(raw.endpoint);
+	args["device"] = device_path(raw.device);
+	return args;
+}
+
+} // namespace
+
+ctl::Request path_add_request(const Raw &raw)
+{
+	json args = path_args(raw);
+	if (raw.standby_flag)
+		args["standby"] = true;
+	return {"path_add", std::move(args)};
+}
+
+ctl::Request path_del_request(const Raw &raw)
+{
+	return {"path_del", path_args(raw)};
+}
+
+ctl::Request path_set_request(const Raw &raw)
+{
+	if (raw.standby_flag == raw.active_flag)
+		throw std::invalid_argument("give --standby or --active: what the path is to be");
+	json args = path_args(raw);
+	args["standby"] = raw.standby_flag;
+	return {"path_set", std::move(args)};
 }
 
 ctl::Request key_generate_request(const Raw &raw)

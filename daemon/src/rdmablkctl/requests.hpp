@@ -34,6 +34,13 @@ ctl::Request host_del_request(const Raw &raw);
 ctl::Request detach_request(const Raw &raw);
 ctl::Request reconnect_request(const Raw &raw);
 ctl::Request dev_set_request(const Raw &raw);
+/*
+ * path add DEVICE ADDR[:PORT] [--standby], path del DEVICE ADDR[:PORT],
+ * path set DEVICE ADDR[:PORT] --standby|--active.
+ */
+ctl::Request path_add_request(const Raw &raw);
+ctl::Request path_del_request(const Raw &raw);
+ctl::Request path_set_request(const Raw &raw);
 /* key generate, run by rdmablkctl itself: {"hmac": "sha256"|"sha384"|"sha512"}. */
 ctl::Request key_generate_request(const Raw &raw);
 

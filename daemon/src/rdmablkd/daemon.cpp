@@ -118,6 +118,7 @@ Daemon::Daemon(const Options &options, Logger &log)
 	hooks.wanted = [this](const std::vector<AutoAttachment> &w) {
 		engine_->set_auto_attachments(w);
 	};
+	hooks.paths = [this](const std::vector<AutoPath> &p) { engine_->set_auto_paths(p); };
 	autoconnect_ = std::make_unique<AutoConnect>(loop_, log_, host.id, std::move(hooks));
 	engine_->on_pass_done = [this](bool answered, bool reconnected) {
 		if (answered && (reconnected || !subscribed())) {

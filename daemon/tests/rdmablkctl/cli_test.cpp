@@ -372,13 +372,81 @@ TEST(Cli, ReconnectAndDevSet)
 			{"keepalive_tmo", 3},
 			{"reconnect_delay", 2}});
 	EXPECT_EQ(usage_error({"dev-set", "rdmablk0"}),
-		  "nothing to change: give --reconnect-delay, --ctrl-loss-tmo, --fast-io-fail-tmo "
-		  "or --keepalive-tmo");
+		  "nothing to change: give --reconnect-delay, --ctrl-loss-tmo, --fast-io-fail-tmo, "
+		  "--keepalive-tmo or --policy");
 	EXPECT_EQ(usage_error({"dev-set", "rdmablk0", "--queues", "2"}),
 		  "the following argument was not expected: --queues; see 'rdmablkctl dev-set "
 		  "--help'");
 	EXPECT_EQ(usage_error({"reconnect"}),
 		  "DEVICE|ADDR[:PORT] is required; see 'rdmablkctl reconnect --help'");
+}
+
+TEST(Cli, AttachWithPaths)
+{
+	expect_request({"attach", "192.0.2.1", "db0", "--path", "198.51.100.7:4420", "--path",
+			"[2001:db8::2]", "--standby", "2001:db8::2", "--policy", "round-robin"},
+		       "attach",
+		       {{"address", "192.0.2.1"},
+			{"port", 7471},
+			{"export", "db0"},
+			{"policy", "round-robin"},
+			{"paths", {"198.51.100.7:4420", "[2001:db8::2]:7471"}},
+			{"standby", {"[2001:db8::2]:7471"}}});
+	/* A standby address is a path; the target may be standby too, but is no path. */
+	expect_request({"attach", "192.0.2.1", "db0", "--standby", "198.51.100.7", "--standby",
+			"192.0.2.1"},
+		       "attach",
+		       {{"address", "192.0.2.1"},
+			{"port", 7471},
+			{"export", "db0"},
+			{"paths", {"198.51.100.7:7471"}},
+			{"standby", {"198.51.100.7:7471", "192.0.2.1:7471"}}});
+	EXPECT_EQ(usage_error({"attach", "192.0.2.1", "db0", "--path", "host.example"}),
+		  "--path: invalid address \"host.example\": not an IPv4 or IPv6 address");
+	EXPECT_EQ(usage_error({"attach", "192.0.2.1", "db0", "--policy", "fastest"}),
+		  "invalid --policy: invalid policy \"fastest\": expected queue-depth, "
+		  "round-robin or min-latency");
+}
+
+TEST(Cli, Path)
+{
+	expect_request({"path", "add", "rdmablk0", "198.51.100.7:4420"}, "path_add",
+		       {{"device", "/dev/rdmablk0"}, {"address", "198.51.100.7"}, {"port", 4420}});
+	expect_request({"path", "add", "0", "198.51.100.7", "--standby"}, "path_add",
+		       {{"device", "/dev/rdmablk0"},
+			{"address", "198.51.100.7"},
+			{"port", 7471},
+			{"standby", true}});
+	expect_request({"path", "del", "/dev/rdmablk1", "198.51.100.7"}, "path_del",
+		       {{"device", "/dev/rdmablk1"}, {"address", "198.51.100.7"}, {"port", 7471}});
+	expect_request({"path", "set", "1", "198.51.100.7", "--active"}, "path_set",
+		       {{"device", "/dev/rdmablk1"},
+			{"address", "198.51.100.7"},
+			{"port", 7471},
+			{"standby", false}});
+	expect_request({"path", "set", "1", "198.51.100.7", "--standby"}, "path_set",
+		       {{"device", "/dev/rdmablk1"},
+			{"address", "198.51.100.7"},
+			{"port", 7471},
+			{"standby", true}});
+	EXPECT_EQ(usage_error({"path", "set", "1", "198.51.100.7"}),
+		  "give --standby or --active: what the path is to be");
+	EXPECT_EQ(usage_error({"path", "set", "1", "198.51.100.7", "--standby", "--active"}),
+		  "give --standby or --active: what the path is to be");
+	EXPECT_NE(usage_error({"path", "add", "rdmablk0"}).find("ADDR[:PORT] is required"),
+		  std::string::npos);
+	EXPECT_NE(usage_error({"path", "del", "rdmablk0", "198.51.100.7", "--standby"})
+			  .find("--standby"),
+		  std::string::npos);
+	EXPECT_NE(usage_error({"path"}).find("subcommand"), std::string::npos);
+}
+
+TEST(Cli, SetPolicy)
+{
+	expect_request({"dev-set", "rdmablk0", "--policy", "min-latency"}, "dev_set",
+		       {{"device", "/dev/rdmablk0"}, {"policy", "min-latency"}});
+	expect_request({"set", "rdmablk0", "--policy", "queue-depth"}, "dev_set",
+		       {{"device", "/dev/rdmablk0"}, {"policy", "queue-depth"}});
 }
 
 TEST(Cli, Version)

@@ -46,4 +46,8 @@ expect "" k key
 expect "key" "" generate --help --output
 expect "key generate" --h --help --hmac
 expect "key generate --hmac" sha3 sha384
+expect "path" "" add del set --help --output --socket --timeout
+expect "path set rdmablk0 192.0.2.2" --s --socket --standby
+expect "attach 192.0.2.1 db0" --p --path --poll-queues --policy
+expect "dev-set rdmablk0 --policy" r round-robin
 exit "$status"

@@ -44,6 +44,81 @@ TEST(Format, StatusOfLiveDevice)
 		"1.8M written, mean latency 100 us\n");
 }
 
+TEST(Format, StatusShowsThePolicyAndEachPath)
+{
+	json device = samples::with_status(samples::live_device(), 900);
+	device["policy"] = "round-robin";
+	device["paths"] = {
+		{{"id", 0},
+		 {"address", "192.0.2.1"},
+		 {"port", 7471},
+		 {"state", "live"},
+		 {"standby", false},
+		 {"inflight", 3},
+		 {"latency_us", 85},
+		 {"commands", 1200},
+		 {"completed", 1197},
+		 {"errors", 0},
+		 {"requeued", 0},
+		 {"failovers", 0},
+		 {"last_failover_ms", nullptr},
+		 {"reconnect_attempt", 0},
+		 {"next_attempt_ms", 0},
+		 {"reconnects", 0},
+		 {"last_error", nullptr}},
+		{{"id", 1},
+		 {"address", "198.51.100.7"},
+		 {"port", 4420},
+		 {"state", "reconnecting"},
+		 {"standby", true},
+		 {"inflight", 0},
+		 {"latency_us", 0},
+		 {"commands", 10},
+		 {"completed", 10},
+		 {"errors", 2},
+		 {"requeued", 2},
+		 {"failovers", 1},
+		 {"last_failover_ms", 12000},
+		 {"reconnect_attempt", 2},
+		 {"next_attempt_ms", 4500},
+		 {"reconnects", 1},
+		 {"last_error", "connection refused"}},
+		{{"id", nullptr},
+		 {"address", "203.0.113.9"},
+		 {"port", 7471},
+		 {"state", "pending"},
+		 {"standby", false},
+		 {"retry_in_ms", 8000},
+		 {"last_error", "no route to host"}}};
+	const std::string text = format_text("status", {{"devices", {device}}});
+	EXPECT_NE(text.find("  io: 1234 reads (4.8M), 567 writes (2.2M)\n"
+			    "  policy round-robin, 3 paths, 1 live\n"
+			    "  path 0: 192.0.2.1:7471, live, active, 3 in flight, 1200 commands, "
+			    "0 errors, 0 failovers, 0 reconnects, latency 85 us\n"
+			    "  path 1: 198.51.100.7:4420, reconnecting: attempt 2, next in 5 s, "
+			    "standby, 0 in flight, 10 commands, 2 errors, 1 failovers, last failover "
+			    "12 s ago, 1 reconnects, last error: connection refused\n"
+			    "  path -: 203.0.113.9:7471, pending: retrying in 8 s, active, last "
+			    "error: no route to host\n"
+			    "  queue 0: live"),
+		  std::string::npos)
+		<< text;
+	/* The lines before are those of a device without paths. */
+	EXPECT_EQ(text.rfind("/dev/rdmablk0  192.0.2.1:7471  db0  256.0M  live\n", 0), 0u);
+}
+
+TEST(Format, PathCommandsShowTheDevice)
+{
+	json device = samples::live_device();
+	device["policy"] = "queue-depth";
+	device["paths"] = json::array(
+		{{{"id", 0}, {"address", "192.0.2.1"}, {"port", 7471}, {"state", "live"}}});
+	for (const char *cmd : {"path_add", "path_del", "path_set"})
+		EXPECT_NE(format_text(cmd, device).find("  path 0: 192.0.2.1:7471, live, active\n"),
+			  std::string::npos)
+			<< cmd;
+}
+
 TEST(Format, StatusNamesThePollQueues)
 {
 	json device = samples::with_status(samples::live_device(), 900);

@@ -112,6 +112,44 @@ TEST(Autoconnect, TheSameUuidThroughAnotherAddressIsNotAttachedTwice)
 	EXPECT_EQ(restarted.elsewhere[0].second, "rdmablk0 (192.0.2.1:7471 e1)");
 }
 
+TEST(Autoconnect, AnotherAddressOfAnAttachedExportIsAPath)
+{
+	const DiscoveryConfig a = all_of("192.0.2.1");
+	const DiscoveryConfig b = all_of("198.51.100.1");
+	const AutoPath path{uuid(1), "e1", {"198.51.100.1", 7471}};
+	const AutoDecision first = decide_autoconnect(a, list({entry("e1", 1)}), {}, {}, {}, {});
+	EXPECT_TRUE(first.paths.empty());
+	const AutoDecision second =
+		decide_autoconnect(b, list({entry("e1", 1)}), {}, first.wanted, {}, {});
+	EXPECT_EQ(second.paths, std::vector<AutoPath>{path});
+	const AutoDecision restarted = decide_autoconnect(b, list({entry("e1", 1)}), {}, {},
+							  {device("192.0.2.1", "e1", 1)}, {});
+	EXPECT_EQ(restarted.paths, std::vector<AutoPath>{path});
+	EXPECT_TRUE(restarted.wanted.empty()) << "not a second disk";
+
+	/* The same UUID under another name is another export's: no path. */
+	const AutoDecision renamed = decide_autoconnect(b, list({entry("e2", 1)}), {}, {},
+							{device("192.0.2.1", "e1", 1)}, {});
+	EXPECT_TRUE(renamed.paths.empty());
+	EXPECT_EQ(renamed.elsewhere.size(), 1u);
+}
+
+TEST(Autoconnect, AutoPathsJoinTheAttachmentOfTheirDevice)
+{
+	AttachmentConfig configured;
+	configured.target = {"192.0.2.1", 7471};
+	configured.export_name = "e1";
+	std::vector<AttachmentConfig> attachments{configured};
+	const std::vector<nl::Device> devices{device("192.0.2.1", "e1", 1)};
+	const std::vector<AutoPath> paths{{uuid(1), "e1", {"198.51.100.1", 7471}},
+					  {uuid(2), "e2", {"198.51.100.1", 7471}}};
+	EXPECT_TRUE(adopt_auto_paths(attachments, paths, devices));
+	EXPECT_EQ(attachments[0].paths, (std::vector<nl::Endpoint>{{"198.51.100.1", 7471}}));
+	EXPECT_FALSE(adopt_auto_paths(attachments, paths, devices)) << "once";
+	std::vector<AttachmentConfig> none;
+	EXPECT_FALSE(adopt_auto_paths(none, paths, devices));
+}
+
 TEST(Autoconnect, AConfiguredAttachmentTakesPrecedence)
 {
 	AttachmentConfig configured;

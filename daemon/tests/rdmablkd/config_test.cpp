@@ -6,6 +6,8 @@
 
 #include <sys/stat.h>
 
+#include <linux/rdmablk.h>
+
 #include "config/config.hpp"
 #include "temp_dir.hpp"
 
@@ -51,6 +53,9 @@ Config full_config()
 	a.keepalive_tmo = 3;
 	a.key_file = "/etc/rdmablk/keys/me.key";
 	a.target_key_file = "/etc/rdmablk/keys/them.key";
+	a.paths = {{"198.51.100.7", 4420}, {"2001:db8::2", 7471}};
+	a.standby = {{"2001:db8::2", 7471}};
+	a.policy = RDMABLK_MP_ROUND_ROBIN;
 	c.attachments.push_back(a);
 	AttachmentConfig defaults;
 	defaults.target = {"2001:db8::7", 9000};
@@ -66,6 +71,7 @@ Config full_config()
 	some.settings.queues = 2;
 	some.settings.ctrl_loss_tmo = -1;
 	some.settings.key_file = "/etc/rdmablk/keys/me.key";
+	some.settings.policy = RDMABLK_MP_MIN_LATENCY;
 	c.discoveries.push_back(some);
 	return c;
 }
@@ -329,6 +335,92 @@ TEST(Config, RejectsDuplicates)
 	expect_error("[[attachment]]\naddress = \"192.0.2.1\"\nexport = \"a\"\n"
 		     "[[attachment]]\naddress = \"192.0.2.1\"\nexport = \"a\"\n",
 		     "rdmablk.conf:4:1: [[attachment]] #2: the same target and export as "
+		     "[[attachment]] #1");
+}
+
+TEST(Config, ReadsPathsStandbyAndPolicy)
+{
+	const Config c = parse_config(R"(
+[[attachment]]
+address = "192.0.2.1"
+export = "db0"
+paths = ["198.51.100.7:4420", "[2001:db8::2]", "2001:db8::3"]
+standby = ["192.0.2.1", "198.51.100.7:4420"]
+policy = "min-latency"
+)",
+				      file);
+	const AttachmentConfig &a = c.attachments.at(0);
+	EXPECT_EQ(a.paths, (std::vector<nl::Endpoint>{
+				   {"198.51.100.7", 4420}, {"2001:db8::2", 7471}, {"2001:db8::3", 7471}}));
+	EXPECT_EQ(a.standby,
+		  (std::vector<nl::Endpoint>{{"192.0.2.1", 7471}, {"198.51.100.7", 4420}}));
+	EXPECT_EQ(a.policy, RDMABLK_MP_MIN_LATENCY);
+	EXPECT_TRUE(is_standby(a, {"192.0.2.1", 7471}));
+	EXPECT_FALSE(is_standby(a, {"2001:db8::3", 7471}));
+
+	/* Found by any of its paths. */
+	EXPECT_EQ(find_attachment(c, {"2001:0db8::3", 7471}, "db0"), &a);
+	EXPECT_EQ(find_attachment(c, {"198.51.100.7", 7471}, "db0"), nullptr);
+	EXPECT_EQ(find_attachment(c, {"198.51.100.7", 4420}, "db1"), nullptr);
+}
+
+TEST(Config, WritesPathsOnlyWhenThereAreSome)
+{
+	Config c;
+	AttachmentConfig a;
+	a.target = {"192.0.2.1", 7471};
+	a.export_name = "db0";
+	c.attachments.push_back(a);
+	EXPECT_EQ(format_config(c).find("paths ="), std::string::npos);
+	EXPECT_EQ(format_config(c).find("policy ="), std::string::npos);
+	c.attachments[0].paths = {{"198.51.100.7", 4420}};
+	c.attachments[0].standby = {{"192.0.2.1", 7471}};
+	c.attachments[0].policy = RDMABLK_MP_QUEUE_DEPTH;
+	const std::string text = format_config(c);
+	EXPECT_NE(text.find("paths = [\"198.51.100.7:4420\"]\n"), std::string::npos) << text;
+	EXPECT_NE(text.find("standby = [\"192.0.2.1:7471\"]\n"), std::string::npos) << text;
+	EXPECT_NE(text.find("policy = \"queue-depth\"\n"), std::string::npos) << text;
+	EXPECT_EQ(parse_config(text, file), c);
+}
+
+TEST(Config, RejectsBadPaths)
+{
+	const std::string att = "[[attachment]]\naddress = \"192.0.2.1\"\nexport = \"a\"\n";
+	expect_error(att + "paths = \"192.0.2.2\"\n",
+		     "rdmablk.conf:4:9: [[attachment]] #1: 'paths' must be an array of "
+		     "\"ADDR[:PORT]\" strings");
+	expect_error(att + "paths = [\"192.0.2.2\", 3]\n",
+		     "rdmablk.conf:4:23: [[attachment]] #1: 'paths' must list \"ADDR[:PORT]\" "
+		     "strings");
+	expect_error(att + "paths = [\"192.0.2.2:0\"]\n",
+		     "rdmablk.conf:4:10: [[attachment]] #1: 'paths': invalid address "
+		     "\"192.0.2.2:0\": port must be 1 to 65535");
+	expect_error(att + "paths = [\"target.example\"]\n",
+		     "rdmablk.conf:4:10: [[attachment]] #1: 'paths': invalid address "
+		     "\"target.example\": not an IPv4 or IPv6 address");
+	expect_error(att + "paths = [\"192.0.2.2\", \"192.0.2.2:7471\"]\n",
+		     "rdmablk.conf:4:9: [[attachment]] #1: 192.0.2.2:7471 is listed twice in "
+		     "'paths'");
+	expect_error(att + "paths = [\"192.0.2.1:7471\"]\n",
+		     "rdmablk.conf:4:9: [[attachment]] #1: 'paths' lists 192.0.2.1:7471, the "
+		     "attachment's own address; list only the target's other addresses");
+	expect_error_saying(att + "paths = [\"10.0.0.1\", \"10.0.0.2\", \"10.0.0.3\", "
+				  "\"10.0.0.4\", \"10.0.0.5\", \"10.0.0.6\", \"10.0.0.7\", "
+				  "\"10.0.0.8\"]\n",
+			    {"rdmablk.conf:4:9:", "'paths' lists 8 addresses; a device has at most 8 "
+						  "paths, its address included"});
+	expect_error(att + "standby = [\"192.0.2.2\"]\n",
+		     "rdmablk.conf:4:11: [[attachment]] #1: 'standby' lists 192.0.2.2:7471, which "
+		     "is neither the attachment's address nor in 'paths'");
+	expect_error(att + "policy = \"fastest\"\n",
+		     "rdmablk.conf:4:10: [[attachment]] #1: 'policy': invalid policy "
+		     "\"fastest\": expected queue-depth, round-robin or min-latency");
+	expect_error("[[discovery]]\naddress = \"192.0.2.1\"\npaths = [\"192.0.2.2\"]\n",
+		     "rdmablk.conf:3:1: [[discovery]] #1: unknown key 'paths'");
+	/* One export through an address another attachment has as a path. */
+	expect_error(att + "paths = [\"192.0.2.2\"]\n[[attachment]]\naddress = \"192.0.2.2\"\n"
+			   "export = \"a\"\n",
+		     "rdmablk.conf:5:1: [[attachment]] #2: the same target and export as "
 		     "[[attachment]] #1");
 }
 

@@ -115,6 +115,13 @@ nl::Device &MemoryKernel::add_device(const std::string &addr, const std::string 
 	dev.keepalive_tmo = RDMABLK_DEFAULT_KEEPALIVE_TMO;
 	dev.queues = {{0, RDMABLK_QUEUE_LIVE, 10, 0, 10, 0, 40960, 0, 1200},
 		      {1, RDMABLK_QUEUE_LIVE, 20, 1, 19, 2, 4096, 61440, 3000}};
+	if (multipath) {
+		dev.mp_policy = RDMABLK_MP_QUEUE_DEPTH;
+		nl::PathInfo path;
+		path.target = dev.target;
+		path.state = state;
+		dev.paths.push_back(path);
+	}
 	devices.push_back(dev);
 	return devices.back();
 }
@@ -133,6 +140,10 @@ nl::Device MemoryKernel::attach(const nl::AttachArgs &args)
 		   : args.target_key.empty() ? RDMABLK_AUTH_MODE_HOST
 					     : RDMABLK_AUTH_MODE_MUTUAL;
 	dev.target.port = args.target.port;
+	for (nl::PathInfo &p : dev.paths)
+		p.target.port = args.target.port;
+	if (args.mp_policy && multipath)
+		dev.mp_policy = *args.mp_policy;
 	if (args.nr_queues)
 		dev.nr_queues = *args.nr_queues;
 	return dev;
@@ -154,6 +165,7 @@ void MemoryKernel::dev_set(std::uint32_t index, const nl::DevSetArgs &args)
 			d.ctrl_loss_tmo = args.ctrl_loss_tmo.value_or(d.ctrl_loss_tmo);
 			d.fast_io_fail_tmo = args.fast_io_fail_tmo.value_or(d.fast_io_fail_tmo);
 			d.keepalive_tmo = args.keepalive_tmo.value_or(d.keepalive_tmo);
+			d.mp_policy = args.mp_policy.value_or(d.mp_policy);
 			if (!args.key.empty())
 				attach_keys[d.export_name] = {
 					{args.key.begin(), args.key.end()},
@@ -208,6 +220,65 @@ std::vector<nl::Device> MemoryKernel::dev_get()
 {
 	request("dev_get");
 	return devices;
+}
+
+nl::Device &MemoryKernel::device(std::uint32_t index, const char *what)
+{
+	for (nl::Device &d : devices)
+		if (d.index == index)
+			return d;
+	throw nl::Error(what, ENOENT, "no attached device with this index");
+}
+
+nl::Device MemoryKernel::path_add(const nl::PathArgs &args)
+{
+	request("path_add " + std::to_string(args.index) + " " + nl::to_string(args.target) +
+		(args.standby.value_or(false) ? " standby" : ""));
+	nl::Device &dev = device(args.index, "adding a path");
+	std::uint32_t id = 0;
+	for (const nl::PathInfo &p : dev.paths) {
+		if (same_endpoint(p.target, args.target))
+			throw nl::Error("adding a path", EEXIST, "the device has this path already");
+		id = std::max(id, p.id + 1);
+	}
+	if (dev.paths.size() >= RDMABLK_MAX_PATHS)
+		throw nl::Error("adding a path", E2BIG, "the device has the most paths it may");
+	nl::PathInfo path;
+	path.id = id;
+	path.target = args.target;
+	path.state = RDMABLK_DEV_LIVE;
+	path.standby = args.standby.value_or(false);
+	dev.paths.push_back(path);
+	return dev;
+}
+
+void MemoryKernel::path_del(const nl::PathArgs &args)
+{
+	request("path_del " + std::to_string(args.index) + " " + nl::to_string(args.target));
+	nl::Device &dev = device(args.index, "removing a path");
+	const auto it = std::find_if(dev.paths.begin(), dev.paths.end(), [&](const nl::PathInfo &p) {
+		return same_endpoint(p.target, args.target);
+	});
+	if (it == dev.paths.end())
+		throw nl::Error("removing a path", ENOENT, "the device has no such path");
+	if (dev.paths.size() == 1)
+		throw nl::Error("removing a path", EBUSY,
+				"the last path of a device is not removed: detach the device");
+	dev.paths.erase(it);
+	dev.target = dev.paths.front().target;
+}
+
+void MemoryKernel::path_set(const nl::PathArgs &args)
+{
+	request("path_set " + std::to_string(args.index) + " " + nl::to_string(args.target) +
+		(args.standby.value_or(false) ? " standby" : " active"));
+	nl::Device &dev = device(args.index, "changing a path");
+	for (nl::PathInfo &p : dev.paths)
+		if (same_endpoint(p.target, args.target)) {
+			p.standby = args.standby.value_or(false);
+			return;
+		}
+	throw nl::Error("changing a path", ENOENT, "the device has no such path");
 }
 
 void QueueExecutor::run()

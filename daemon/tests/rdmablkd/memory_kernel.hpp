@@ -29,6 +29,8 @@ public:
 	std::vector<std::string> requests;
 	/* Requests that fail, by "op arg", with this errno and extack, until erased. */
 	std::map<std::string, std::pair<int, std::string>> failures;
+	/* Devices attached get a policy and a path each, as from a module with multipath. */
+	bool multipath = true;
 	/* Every request fails with nl::FamilyNotFound while set. */
 	bool unloaded = false;
 	unsigned generation_count = 0;
@@ -48,6 +50,10 @@ public:
 	void reconnect(std::uint32_t index) override;
 	void dev_set(std::uint32_t index, const nl::DevSetArgs &args) override;
 	std::vector<nl::Device> dev_get() override;
+	/* Paths as rdmablk.ko keeps them: "path_add 0 198.51.100.7:7471". */
+	nl::Device path_add(const nl::PathArgs &args) override;
+	void path_del(const nl::PathArgs &args) override;
+	void path_set(const nl::PathArgs &args) override;
 	void host_set(const nl::Uuid &id, std::span<const std::uint8_t> key,
 		      std::span<const std::uint8_t> target_key, bool reauth) override;
 	void host_del(const nl::Uuid &id) override;
@@ -63,6 +69,7 @@ public:
 
 private:
 	void request(const std::string &what);
+	nl::Device &device(std::uint32_t index, const char *what);
 };
 
 /* Runs jobs on the caller's thread when asked: run() drains jobs and their Done. */

@@ -248,6 +248,124 @@ TEST(Reconcile, SamePortDifferentExportIsAnotherAttachment)
 	EXPECT_EQ(described(p), std::vector<std::string>{"attaching 192.0.2.9:7471 remote"});
 }
 
+/* desired()'s device with paths to @addrs, the first its target, the last @standby. */
+nl::Device multipath_device(std::vector<std::string> addrs, bool standby = false)
+{
+	nl::Device d = device(3, addrs.front(), "remote", RDMABLK_DEV_LIVE);
+	d.mp_policy = RDMABLK_MP_QUEUE_DEPTH;
+	for (std::uint32_t i = 0; i < addrs.size(); i++) {
+		nl::PathInfo p;
+		p.id = i;
+		p.target = {addrs[i], 7471};
+		p.state = RDMABLK_DEV_LIVE;
+		p.standby = standby && i + 1 == addrs.size();
+		d.paths.push_back(p);
+	}
+	return d;
+}
+
+/* desired()'s attachment with paths @paths, the last standby when @standby. */
+Config with_paths(std::vector<nl::Endpoint> paths, bool standby = false)
+{
+	Config c;
+	c.attachments = desired().attachments;
+	c.attachments[0].paths = paths;
+	if (standby)
+		c.attachments[0].standby = {paths.back()};
+	return c;
+}
+
+TEST(Reconcile, ConfiguredPathsTheDeviceLacksAreAdded)
+{
+	Snapshot k;
+	k.devices.push_back(multipath_device({"192.0.2.9"}));
+	const Config c = with_paths({{"198.51.100.7", 4420}, {"203.0.113.5", 7471}}, true);
+	const Plan p = plan(c, k, {}, now);
+	EXPECT_EQ(described(p),
+		  (std::vector<std::string>{
+			  "adding path 198.51.100.7:4420 to rdmablk3 (192.0.2.9:7471 remote)",
+			  "adding path 203.0.113.5:7471 (standby) to rdmablk3 (192.0.2.9:7471 "
+			  "remote)"}));
+	EXPECT_EQ(key_of(p.actions[0]),
+		  "attachment 192.0.2.9:7471 remote path 198.51.100.7:4420");
+	const AddPath &add = std::get<AddPath>(p.actions[1]);
+	EXPECT_EQ(add.index, 3u);
+	EXPECT_TRUE(add.standby);
+	/* The device's own path is settled. */
+	EXPECT_NE(std::find(p.marks.begin(), p.marks.end(),
+			    BookMark{"attachment 192.0.2.9:7471 remote path 192.0.2.9:7471",
+				     Mark::settled}),
+		  p.marks.end());
+}
+
+TEST(Reconcile, APathThatFailedWaitsForItsRetry)
+{
+	Snapshot k;
+	k.devices.push_back(multipath_device({"192.0.2.9"}));
+	RetryBook book;
+	book.failed("attachment 192.0.2.9:7471 remote path 198.51.100.7:7471", "unreachable", now,
+		    Backoff{seconds(4), seconds(60)});
+	const Config c = with_paths({{"198.51.100.7", 7471}});
+	EXPECT_TRUE(plan(c, k, book, now + seconds(3)).actions.empty());
+	EXPECT_EQ(plan(c, k, book, now + seconds(4)).actions.size(), 1u);
+}
+
+TEST(Reconcile, PathsTheConfigurationLacksAreLeftAlone)
+{
+	Snapshot k;
+	k.devices.push_back(multipath_device({"192.0.2.9", "198.51.100.7", "203.0.113.5"}));
+	const Config c = with_paths({{"198.51.100.7", 7471}});
+	const Plan p = plan(c, k, {}, now);
+	EXPECT_TRUE(p.actions.empty());
+	EXPECT_TRUE(std::none_of(p.notes.begin(), p.notes.end(), [](const Note &n) {
+		return n.text.find("not in the configuration") != std::string::npos;
+	}));
+}
+
+TEST(Reconcile, ADeviceWhoseFirstPathWentIsStillTheAttachments)
+{
+	/* 192.0.2.9 was removed: the device's target is its other path now. */
+	Snapshot k;
+	k.devices.push_back(multipath_device({"198.51.100.7"}));
+	const Config c = with_paths({{"198.51.100.7", 7471}});
+	ASSERT_EQ(find_device(k.devices, c.attachments[0]), &k.devices[0]);
+	EXPECT_EQ(find_attachment_of(c, k.devices[0]), &c.attachments[0]);
+	/* Not attached again: the configured path is given back to it. */
+	EXPECT_EQ(described(plan(c, k, {}, now)),
+		  std::vector<std::string>{
+			  "adding path 192.0.2.9:7471 to rdmablk3 (192.0.2.9:7471 remote)"});
+}
+
+TEST(Reconcile, StandbyMarksAndPolicyAreSetWhenTheyDiffer)
+{
+	Snapshot k;
+	k.devices.push_back(multipath_device({"192.0.2.9", "198.51.100.7"}, true));
+	Config c = with_paths({{"198.51.100.7", 7471}});
+	c.attachments[0].standby = {{"192.0.2.9", 7471}};
+	c.attachments[0].policy = RDMABLK_MP_ROUND_ROBIN;
+	const Plan p = plan(c, k, {}, now);
+	EXPECT_EQ(described(p),
+		  (std::vector<std::string>{
+			  "marking path 192.0.2.9:7471 of rdmablk3 standby",
+			  "marking path 198.51.100.7:7471 of rdmablk3 active",
+			  "setting the path policy of rdmablk3 to round-robin"}));
+	EXPECT_EQ(key_of(p.actions[2]), "attachment 192.0.2.9:7471 remote policy");
+
+	/* As configured: nothing to do. */
+	c.attachments[0].standby = {{"198.51.100.7", 7471}};
+	c.attachments[0].policy = RDMABLK_MP_QUEUE_DEPTH;
+	EXPECT_TRUE(plan(c, k, {}, now).actions.empty());
+}
+
+TEST(Reconcile, AModuleWithoutMultipathIsAskedNoPaths)
+{
+	Snapshot k;
+	k.devices.push_back(device(3, "192.0.2.9", "remote", RDMABLK_DEV_LIVE));
+	Config c = with_paths({{"198.51.100.7", 7471}});
+	c.attachments[0].policy = RDMABLK_MP_ROUND_ROBIN;
+	EXPECT_TRUE(plan(c, k, {}, now).actions.empty());
+}
+
 TEST(ExportDifference, NamesEachDifference)
 {
 	ExportConfig want{"db0", "/dev/ram0", uuid1, false, {host1}};

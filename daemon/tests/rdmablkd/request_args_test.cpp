@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <gtest/gtest.h>
 
+#include <linux/rdmablk.h>
+
 #include "engine/request_args.hpp"
 #include "engine/views.hpp"
 
@@ -67,6 +69,96 @@ TEST(RequestArgs, Attach)
 	EXPECT_EQ(problem(parse, {{"address", "192.0.2.1"}, {"export", "db0"}, {"queue", 1}}),
 		  "unknown argument 'queue'");
 	EXPECT_EQ(problem(parse, {{"address", "192.0.2.1"}}), "missing argument 'export'");
+}
+
+TEST(RequestArgs, AttachWithPathsAndPolicy)
+{
+	const AttachmentConfig a = attach_args({{"address", "192.0.2.1"},
+						{"export", "db0"},
+						{"paths", {"198.51.100.7:4420", "[2001:db8::2]"}},
+						{"standby", {"2001:db8::2"}},
+						{"policy", "round-robin"}});
+	EXPECT_EQ(a.paths,
+		  (std::vector<nl::Endpoint>{{"198.51.100.7", 4420}, {"2001:db8::2", 7471}}));
+	EXPECT_EQ(a.standby, (std::vector<nl::Endpoint>{{"2001:db8::2", 7471}}));
+	EXPECT_EQ(a.policy, RDMABLK_MP_ROUND_ROBIN);
+
+	const auto parse = [](const json &args) { attach_args(args); };
+	const json base = {{"address", "192.0.2.1"}, {"export", "db0"}};
+	const auto with = [&](const char *key, json value) {
+		json args = base;
+		args[key] = std::move(value);
+		return args;
+	};
+	EXPECT_EQ(problem(parse, with("paths", "192.0.2.2")),
+		  "argument 'paths': must be an array of \"ADDR[:PORT]\" strings");
+	EXPECT_EQ(problem(parse, with("paths", {1})),
+		  "argument 'paths': must list \"ADDR[:PORT]\" strings");
+	EXPECT_EQ(problem(parse, with("paths", {"host.example"})),
+		  "argument 'paths': invalid address \"host.example\": not an IPv4 or IPv6 address");
+	EXPECT_EQ(problem(parse, with("paths", {"192.0.2.1:7471"})),
+		  "argument 'paths': 'paths' lists 192.0.2.1:7471, the attachment's own address; "
+		  "list only the target's other addresses");
+	EXPECT_EQ(problem(parse, with("paths", {"192.0.2.2", "192.0.2.2:7471"})),
+		  "argument 'paths': 192.0.2.2:7471 is listed twice in 'paths'");
+	EXPECT_EQ(problem(parse, with("standby", {"192.0.2.3"})),
+		  "argument 'standby': 'standby' lists 192.0.2.3:7471, which is neither the "
+		  "attachment's address nor in 'paths'");
+	EXPECT_EQ(problem(parse, with("policy", "fastest")),
+		  "argument 'policy': invalid policy \"fastest\": expected queue-depth, "
+		  "round-robin or min-latency");
+}
+
+TEST(RequestArgs, Paths)
+{
+	PathArgs p = path_args({{"device", "/dev/rdmablk2"}, {"address", "198.51.100.7"},
+				{"port", 4420}, {"standby", true}},
+			       PathStandby::optional);
+	EXPECT_EQ(p.index, 2u);
+	EXPECT_EQ(p.path, (nl::Endpoint{"198.51.100.7", 4420}));
+	EXPECT_EQ(p.standby, true);
+	p = path_args({{"device", 2}, {"address", "198.51.100.7"}}, PathStandby::none);
+	EXPECT_EQ(p.path.port, 7471);
+	EXPECT_FALSE(p.standby);
+
+	const auto problem_of = [](const json &args, PathStandby standby) {
+		try {
+			path_args(args, standby);
+		} catch (const ArgError &e) {
+			return std::string(e.what());
+		}
+		return std::string("accepted");
+	};
+	const json path = {{"device", "rdmablk2"}, {"address", "198.51.100.7"}};
+	EXPECT_EQ(problem_of(path, PathStandby::required),
+		  "missing argument 'standby' (true: standby, false: active)");
+	EXPECT_EQ(problem_of({{"device", "rdmablk2"}, {"address", "198.51.100.7"},
+			      {"standby", true}},
+			     PathStandby::none),
+		  "unknown argument 'standby'");
+	EXPECT_EQ(problem_of({{"device", "rdmablk2"}, {"address", "198.51.100.7"},
+			      {"standby", "yes"}},
+			     PathStandby::required),
+		  "argument 'standby': must be true or false");
+	EXPECT_EQ(problem_of({{"address", "198.51.100.7"}}, PathStandby::optional),
+		  "missing argument 'device'");
+	EXPECT_EQ(problem_of({{"device", "rdmablk2"}}, PathStandby::optional),
+		  "missing argument 'address'");
+	EXPECT_EQ(problem_of({{"device", "rdmablk2"}, {"address", "198.51.100.7"}, {"export", "x"}},
+			     PathStandby::optional),
+		  "unknown argument 'export'");
+}
+
+TEST(RequestArgs, DevSetPolicy)
+{
+	const DevSetArgs set = dev_set_args({{"device", "rdmablk0"}, {"policy", "min-latency"}});
+	EXPECT_EQ(set.settings.policy, RDMABLK_MP_MIN_LATENCY);
+	const auto parse = [](const json &a) { dev_set_args(a); };
+	EXPECT_EQ(problem(parse, {{"device", "rdmablk0"}}),
+		  "nothing to change: give reconnect_delay, ctrl_loss_tmo, fast_io_fail_tmo, "
+		  "keepalive_tmo or policy");
+	EXPECT_EQ(problem(parse, {{"device", "rdmablk0"}, {"policy", 1}}),
+		  "argument 'policy': must be a string");
 }
 
 TEST(RequestArgs, Detach)

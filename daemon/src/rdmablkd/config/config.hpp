@@ -71,9 +71,33 @@ struct AttachmentConfig {
 	/* This host's key, and the target's (mutual authentication); files as for [[host]]. */
 	std::optional<std::string> key_file;
 	std::optional<std::string> target_key_file;
+	/* Multipath: the target's other addresses, each a path of the device besides target. */
+	std::vector<nl::Endpoint> paths = {};
+	/* Of target and paths, those used only while no other path is live. */
+	std::vector<nl::Endpoint> standby = {};
+	/* Which live path a request goes on: enum rdmablk_mp_policy; unset: the kernel's. */
+	std::optional<std::uint32_t> policy = {};
 
 	bool operator==(const AttachmentConfig &) const = default;
 };
+
+/* @a reaches its export through @endpoint: its target or one of its paths. */
+bool has_path(const AttachmentConfig &a, const nl::Endpoint &endpoint);
+/* @endpoint is one of @a's standby paths. */
+bool is_standby(const AttachmentConfig &a, const nl::Endpoint &endpoint);
+/* @a is the attachment of @export_name through @target, its first path or another. */
+bool same_attachment(const AttachmentConfig &a, const nl::Endpoint &target,
+		     std::string_view export_name);
+/*
+ * Make @endpoint a path of @a (when it is none yet) and mark it standby or
+ * not as @standby says (unset: as it is).
+ */
+void add_path(AttachmentConfig &a, const nl::Endpoint &endpoint, std::optional<bool> standby);
+/*
+ * Forget path @endpoint of @a; when it is the target, the first other path
+ * becomes the target. False when it is @a's only path.
+ */
+bool remove_path(AttachmentConfig &a, const nl::Endpoint &endpoint);
 
 /*
  * [[discovery]]: keep a discovery session with a target and attach what it
@@ -145,7 +169,10 @@ void save_config(const std::string &path, const Config &config);
 /* The same for configuration text already formatted. */
 void save_config_text(const std::string &path, std::string_view text);
 
-/* Lookups by identity: listener endpoint, export name, attachment target and export. */
+/*
+ * Lookups by identity: listener endpoint, export name, attachment target
+ * (or another of its paths) and export.
+ */
 const ListenerConfig *find_listener(const Config &config, const nl::Endpoint &endpoint);
 const ExportConfig *find_export(const Config &config, std::string_view name);
 const HostConfig *find_host(const Config &config, const nl::Uuid &id);

@@ -2,6 +2,7 @@
 /*
  * The configuration file on disk, and finding objects in a configuration.
  */
+#include <algorithm>
 #include <cstdlib>
 #include <system_error>
 
@@ -86,9 +87,64 @@ const AttachmentConfig *find_attachment(const Config &config, const nl::Endpoint
 					std::string_view export_name)
 {
 	for (const AttachmentConfig &a : config.attachments)
-		if (a.export_name == export_name && same_endpoint(a.target, target))
+		if (same_attachment(a, target, export_name))
 			return &a;
 	return nullptr;
+}
+
+namespace {
+
+bool listed(const std::vector<nl::Endpoint> &list, const nl::Endpoint &endpoint)
+{
+	return std::any_of(list.begin(), list.end(),
+			   [&](const nl::Endpoint &e) { return same_endpoint(e, endpoint); });
+}
+
+void unlist(std::vector<nl::Endpoint> &list, const nl::Endpoint &endpoint)
+{
+	std::erase_if(list, [&](const nl::Endpoint &e) { return same_endpoint(e, endpoint); });
+}
+
+} // namespace
+
+bool has_path(const AttachmentConfig &a, const nl::Endpoint &endpoint)
+{
+	return same_endpoint(a.target, endpoint) || listed(a.paths, endpoint);
+}
+
+bool is_standby(const AttachmentConfig &a, const nl::Endpoint &endpoint)
+{
+	return listed(a.standby, endpoint);
+}
+
+bool same_attachment(const AttachmentConfig &a, const nl::Endpoint &target,
+		     std::string_view export_name)
+{
+	return a.export_name == export_name && has_path(a, target);
+}
+
+void add_path(AttachmentConfig &a, const nl::Endpoint &endpoint, std::optional<bool> standby)
+{
+	if (!has_path(a, endpoint))
+		a.paths.push_back(endpoint);
+	if (!standby)
+		return;
+	unlist(a.standby, endpoint);
+	if (*standby)
+		a.standby.push_back(endpoint);
+}
+
+bool remove_path(AttachmentConfig &a, const nl::Endpoint &endpoint)
+{
+	if (same_endpoint(a.target, endpoint)) {
+		if (a.paths.empty())
+			return false;
+		a.target = a.paths.front();
+		a.paths.erase(a.paths.begin());
+	}
+	unlist(a.paths, endpoint);
+	unlist(a.standby, endpoint);
+	return true;
 }
 
 const DiscoveryConfig *find_discovery(const Config &config, const nl::Endpoint &target)

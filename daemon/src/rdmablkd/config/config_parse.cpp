@@ -15,6 +15,7 @@
 #include "config/addr.hpp"
 #include "config/config.hpp"
 #include "config/rules.hpp"
+#include "nl/names.hpp"
 
 namespace rdmablk::daemon {
 
@@ -164,6 +165,46 @@ public:
 		return value;
 	}
 
+	/* An array of "ADDR[:PORT]" strings, each a checked address as address() wants it. */
+	std::vector<nl::Endpoint> endpoint_list(std::string_view key)
+	{
+		const toml::node *node = find(key);
+		std::vector<nl::Endpoint> list;
+		if (!node)
+			return list;
+		const toml::array *array = node->as_array();
+		if (!array)
+			fail(node, quoted(key) + " must be an array of \"ADDR[:PORT]\" strings");
+		for (const toml::node &item : *array) {
+			if (!item.is_string())
+				fail(&item, quoted(key) + " must list \"ADDR[:PORT]\" strings");
+			nl::Endpoint endpoint;
+			try {
+				endpoint = nl::parse_endpoint(**item.as_string());
+			} catch (const std::invalid_argument &e) {
+				fail(&item, quoted(key) + ": " + e.what());
+			}
+			if (const std::string problem = check_address(endpoint.addr);
+			    !problem.empty())
+				fail(&item, quoted(key) + ": " + problem);
+			list.push_back(endpoint);
+		}
+		return list;
+	}
+
+	/* A path policy by name: queue-depth, round-robin, min-latency. */
+	std::optional<std::uint32_t> policy(std::string_view key)
+	{
+		const std::optional<std::string> name = string(key);
+		if (!name)
+			return std::nullopt;
+		try {
+			return nl::parse_mp_policy(*name);
+		} catch (const std::invalid_argument &e) {
+			fail(find(key), quoted(key) + ": " + e.what());
+		}
+	}
+
 	nl::Endpoint endpoint()
 	{
 		nl::Endpoint endpoint;
@@ -253,6 +294,15 @@ void read_key_files(TableReader &reader, AttachmentConfig &att)
 		reader.fail(reader.find("target_key_file"), problem);
 }
 
+/* paths and standby of an attachment whose target is read. */
+void read_paths(TableReader &reader, AttachmentConfig &att)
+{
+	att.paths = reader.endpoint_list("paths");
+	att.standby = reader.endpoint_list("standby");
+	if (const std::optional<PathProblem> p = check_paths(att))
+		reader.fail(reader.find(p->key), p->problem);
+}
+
 AttachmentConfig read_attachment(TableReader &reader)
 {
 	AttachmentConfig att;
@@ -264,6 +314,8 @@ AttachmentConfig read_attachment(TableReader &reader)
 		if (std::optional<std::int64_t> value = reader.integer(s.rule))
 			s.set(att, *value);
 	read_key_files(reader, att);
+	read_paths(reader, att);
+	att.policy = reader.policy("policy");
 	reader.finish();
 	return att;
 }
@@ -310,6 +362,7 @@ DiscoveryConfig read_discovery(TableReader &reader)
 		if (std::optional<std::int64_t> value = reader.integer(s.rule))
 			s.set(disc.settings, *value);
 	read_key_files(reader, disc.settings);
+	disc.settings.policy = reader.policy("policy");
 	reader.finish();
 	return disc;
 }
@@ -419,7 +472,11 @@ Config parse_config(std::string_view text, const std::string &file)
 	reject_duplicates(
 		root, "attachment", file, config.attachments,
 		[](const auto &a, const auto &b) {
-			return a.export_name == b.export_name && same_endpoint(a.target, b.target);
+			if (a.export_name != b.export_name)
+				return false;
+			return has_path(a, b.target) || std::ranges::any_of(b.paths, [&](const auto &p) {
+				       return has_path(a, p);
+			       });
 		},
 		"the same target and export");
 	reject_duplicates(

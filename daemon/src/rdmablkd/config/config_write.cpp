@@ -9,6 +9,7 @@
 
 #include "config/config.hpp"
 #include "config/rules.hpp"
+#include "nl/names.hpp"
 
 namespace rdmablk::daemon {
 
@@ -18,7 +19,7 @@ constexpr const char *header =
 	R"(# rdmablk.conf - what rdmablkd sets up and keeps up; see rdmablk.conf(5).
 #
 # rdmablkd rewrites this file whenever rdmablkctl changes the configuration
-# (listen, export add/del, attach, detach, discovery add/del); comments other
+# (listen, export add/del, attach, detach, path add/del/set, discovery add/del); comments other
 # than this header are not kept. To edit it by hand, edit and reload (systemctl reload
 # rdmablkd): what was added is set up; what was removed is left running
 # until removed with rdmablkctl. Check an edit with: rdmablkd --check-config
@@ -41,7 +42,11 @@ constexpr const char *header =
 # [[attachment]] address, port (7471), export, and optionally queues,
 #               poll_queues, queue_depth, reconnect_delay, ctrl_loss_tmo, fast_io_fail_tmo,
 #               keepalive_tmo (seconds; -1 = never/off for the _tmo ones),
-#               key_file and target_key_file (this host's key, the target's).
+#               key_file and target_key_file (this host's key, the target's),
+#               paths (the target's other "ADDR[:PORT]"s: more paths of the
+#               device), standby (of the address and paths, those used only
+#               while no other is live), policy ("queue-depth",
+#               "round-robin", "min-latency": which path a request takes).
 # [[discovery]] address ("ADDR[:PORT]", port 7471), attach ("all" or a list
 #               of export names and UUIDs), and the optional settings of
 #               [[attachment]] for what it attaches: rdmablkd keeps a
@@ -77,6 +82,19 @@ void write_settings(std::ostream &out, const AttachmentConfig &att)
 		out << "key_file = " << toml_string(*att.key_file) << "\n";
 	if (att.target_key_file)
 		out << "target_key_file = " << toml_string(*att.target_key_file) << "\n";
+	if (att.policy)
+		out << "policy = " << toml_string(nl::mp_policy_name(*att.policy)) << "\n";
+}
+
+/* An array of "ADDR[:PORT]" strings under @key, when @list holds any. */
+void write_endpoints(std::ostream &out, const char *key, const std::vector<nl::Endpoint> &list)
+{
+	if (list.empty())
+		return;
+	out << key << " = [";
+	for (std::size_t i = 0; i < list.size(); i++)
+		out << (i ? ", " : "") << toml_string(nl::to_string(list[i]));
+	out << "]\n";
 }
 
 void write_endpoint(std::ostream &out, const nl::Endpoint &endpoint)
@@ -127,6 +145,8 @@ std::string format_config(const Config &config)
 		write_endpoint(out, att.target);
 		out << "export = " << toml_string(att.export_name) << "\n";
 		write_settings(out, att);
+		write_endpoints(out, "paths", att.paths);
+		write_endpoints(out, "standby", att.standby);
 	}
 
 	for (const DiscoveryConfig &disc : config.discoveries) {

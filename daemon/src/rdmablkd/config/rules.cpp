@@ -67,6 +67,37 @@ std::string check_address(std::string_view address)
 	return {};
 }
 
+std::optional<PathProblem> check_paths(const AttachmentConfig &a)
+{
+	for (std::size_t i = 0; i < a.paths.size(); i++) {
+		const std::string path = nl::to_string(a.paths[i]);
+		if (same_endpoint(a.paths[i], a.target))
+			return PathProblem{"paths", "'paths' lists " + path +
+							    ", the attachment's own address; list "
+							    "only the target's other addresses"};
+		for (std::size_t j = 0; j < i; j++)
+			if (same_endpoint(a.paths[i], a.paths[j]))
+				return PathProblem{"paths", path + " is listed twice in 'paths'"};
+	}
+	if (a.paths.size() + 1 > RDMABLK_MAX_PATHS)
+		return PathProblem{"paths", "'paths' lists " + std::to_string(a.paths.size()) +
+						    " addresses; a device has at most " +
+						    std::to_string(RDMABLK_MAX_PATHS) +
+						    " paths, its address included"};
+	for (std::size_t i = 0; i < a.standby.size(); i++) {
+		const std::string path = nl::to_string(a.standby[i]);
+		if (!has_path(a, a.standby[i]))
+			return PathProblem{"standby",
+					   "'standby' lists " + path +
+						   ", which is neither the attachment's address nor "
+						   "in 'paths'"};
+		for (std::size_t j = 0; j < i; j++)
+			if (same_endpoint(a.standby[i], a.standby[j]))
+				return PathProblem{"standby", path + " is listed twice in 'standby'"};
+	}
+	return std::nullopt;
+}
+
 std::string check_export_name(std::string_view name)
 {
 	if (name.empty())

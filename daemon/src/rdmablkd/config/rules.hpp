@@ -27,6 +27,19 @@ std::string check_key_file(std::string_view key, std::string_view path);
 std::string check_key_pair(const std::optional<std::string> &key_file,
 			   const std::optional<std::string> &target_key_file);
 
+/* What is wrong with the paths of an attachment, and under which key. */
+struct PathProblem {
+	std::string_view key; /* "paths" or "standby" */
+	std::string problem;
+};
+
+/*
+ * @a's paths and standby marks: no address twice, not the target among
+ * the paths, at most RDMABLK_MAX_PATHS in all, standby ones among them;
+ * nullopt when all is well.
+ */
+std::optional<PathProblem> check_paths(const AttachmentConfig &a);
+
 /* An integer setting and its bounds, inclusive. */
 struct IntRule {
 	std::string_view key;

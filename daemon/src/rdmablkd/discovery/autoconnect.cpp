@@ -137,11 +137,18 @@ void AutoConnect::on_log(const std::string &key, const proto::DiscLog &log)
 		if (std::find(a.matched.begin(), a.matched.end(), e) == a.matched.end())
 			log_.write(record(LOG_INFO,
 					  "discovery " + key + ": export " + e.name +
-						  " is attached through " + path + " already",
+						  " is attached through " + path + " already" +
+						  (std::ranges::any_of(d.paths,
+								       [&](const AutoPath &p) {
+									       return p.uuid == e.uuid;
+								       })
+							   ? "; adding this address as a path of it"
+							   : ""),
 					  key, e));
 	a.matched = std::move(d.matched);
 	a.wanted = std::move(d.wanted);
 	a.elsewhere = std::move(d.elsewhere);
+	a.paths = std::move(d.paths);
 	publish();
 	a.session->wait_change(log.generation);
 }
@@ -164,9 +171,14 @@ void AutoConnect::on_failed(const std::string &key, const std::string &error)
 void AutoConnect::publish()
 {
 	std::vector<AutoAttachment> all;
-	for (const auto &[key, a] : addresses_)
+	std::vector<AutoPath> paths;
+	for (const auto &[key, a] : addresses_) {
 		all.insert(all.end(), a.wanted.begin(), a.wanted.end());
+		paths.insert(paths.end(), a.paths.begin(), a.paths.end());
+	}
 	hooks_.wanted(all);
+	if (hooks_.paths)
+		hooks_.paths(paths);
 }
 
 void AutoConnect::arm()
@@ -214,6 +226,8 @@ json AutoConnect::status() const
 			m["attached_here"] = std::any_of(
 				a.wanted.begin(), a.wanted.end(),
 				[&](const AutoAttachment &w) { return w.uuid == e.uuid; });
+			m["path_here"] = std::any_of(a.paths.begin(), a.paths.end(),
+						     [&](const AutoPath &p) { return p.uuid == e.uuid; });
 			matched.push_back(m);
 		}
 		json gone = json::array();

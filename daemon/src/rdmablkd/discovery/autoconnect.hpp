@@ -34,6 +34,8 @@ public:
 		std::function<std::vector<AttachmentConfig>()> configured;
 		/* What all addresses want now: attach what is missing. */
 		std::function<void(const std::vector<AutoAttachment> &)> wanted;
+		/* The addresses that are paths of devices attached through others; may be unset. */
+		std::function<void(const std::vector<AutoPath> &)> paths = {};
 	};
 
 	AutoConnect(EventLoop &loop, Logger &log, const nl::Uuid &hostid, Hooks hooks,
@@ -62,6 +64,7 @@ private:
 		std::vector<AutoAttachment> wanted;
 		std::vector<std::pair<SeenExport, std::string>> elsewhere;
 		std::vector<SeenExport> gone;
+		std::vector<AutoPath> paths;
 	};
 
 	void start(const std::string &key);

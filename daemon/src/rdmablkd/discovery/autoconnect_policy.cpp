@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include <linux/rdmablk.h>
+
 #include "config/addr.hpp"
 #include "engine/reconcile.hpp"
 
@@ -17,10 +19,6 @@ nl::Uuid uuid_of(const proto::DiscEntry &entry)
 	return uuid;
 }
 
-bool same(const AttachmentConfig &a, const nl::Endpoint &target, std::string_view name)
-{
-	return a.export_name == name && same_endpoint(a.target, target);
-}
 
 } // namespace
 
@@ -48,19 +46,28 @@ AutoDecision decide_autoconnect(const DiscoveryConfig &disc, const proto::DiscLo
 		out.matched.push_back(seen);
 
 		std::string elsewhere;
+		bool path = false;
 		for (const AttachmentConfig &a : configured)
-			if (same(a, disc.target, entry.name))
+			if (same_attachment(a, disc.target, entry.name))
 				elsewhere = "a configured attachment";
 		for (const AutoAttachment &o : others)
 			if (elsewhere.empty() &&
-			    (o.uuid == seen.uuid || same(o.attachment, disc.target, entry.name)))
+			    (o.uuid == seen.uuid ||
+			     same_attachment(o.attachment, disc.target, entry.name))) {
 				elsewhere = "discovery of " + nl::to_string(o.attachment.target) +
 					    " (export " + o.attachment.export_name + ")";
+				path = o.uuid == seen.uuid && o.attachment.export_name == entry.name &&
+				       !same_endpoint(o.attachment.target, disc.target);
+			}
 		for (const nl::Device &d : devices)
 			if (elsewhere.empty() && d.uuid == seen.uuid &&
-			    !(d.export_name == entry.name && same_endpoint(d.target, disc.target)))
+			    !(d.export_name == entry.name && same_endpoint(d.target, disc.target))) {
 				elsewhere = d.name + " (" + nl::to_string(d.target) + " " +
 					    d.export_name + ")";
+				path = d.export_name == entry.name;
+			}
+		if (path)
+			out.paths.push_back({seen.uuid, entry.name, disc.target});
 		if (!elsewhere.empty()) {
 			out.elsewhere.emplace_back(seen, elsewhere);
 			continue;
@@ -74,6 +81,25 @@ AutoDecision decide_autoconnect(const DiscoveryConfig &disc, const proto::DiscLo
 		if (std::find(out.matched.begin(), out.matched.end(), before) == out.matched.end())
 			out.gone.push_back(before);
 	return out;
+}
+
+bool adopt_auto_paths(std::vector<AttachmentConfig> &attachments, const std::vector<AutoPath> &paths,
+		      const std::vector<nl::Device> &devices)
+{
+	bool added = false;
+	for (const AutoPath &p : paths)
+		for (const nl::Device &d : devices) {
+			if (d.uuid != p.uuid || d.export_name != p.export_name)
+				continue;
+			for (AttachmentConfig &a : attachments)
+				if (is_device_of(d, a) && !has_path(a, p.path) &&
+				    a.paths.size() + 1 < RDMABLK_MAX_PATHS) {
+					add_path(a, p.path, std::nullopt);
+					added = true;
+					break;
+				}
+		}
+	return added;
 }
 
 std::chrono::seconds DiscoveryBackoff::failed()

@@ -8,11 +8,15 @@
  * Rules:
  *  - An export matches when the entry attaches "all", or lists its name or
  *    its UUID.
- *  - An export is wanted through exactly one path: it is skipped when a
- *    configured [[attachment]] names the same target and export, when
+ *  - An export is attached once: it is skipped when a configured
+ *    [[attachment]] names the same target (or path) and export, when
  *    another source (another discovery address) wants an export of the
  *    same UUID or the same target and name, or when the kernel has a
  *    device of the same UUID from another target and export.
+ *  - Multipath: an export of the same name and UUID as one another
+ *    discovery address wants, or as a device the kernel has through
+ *    another address, is a path: this address is added to that device
+ *    (adopt_auto_paths()) instead of a second disk being attached.
  *  - A device of the same target and export is adopted, not attached
  *    again (reconcile.hpp does that for every wanted attachment).
  *  - An export that was matched before and is not in the list now is
@@ -47,6 +51,15 @@ struct SeenExport {
 	auto operator<=>(const SeenExport &) const = default;
 };
 
+/* An address that offers the export of a device attached through another: one more path. */
+struct AutoPath {
+	nl::Uuid uuid;
+	std::string export_name;
+	nl::Endpoint path;
+
+	bool operator==(const AutoPath &) const = default;
+};
+
 struct AutoDecision {
 	/* Every matching export in the list, attached through this address or not. */
 	std::vector<SeenExport> matched;
@@ -56,6 +69,8 @@ struct AutoDecision {
 	std::vector<std::pair<SeenExport, std::string>> elsewhere;
 	/* Matched before (@previous) and no longer in the list. */
 	std::vector<SeenExport> gone;
+	/* Matched exports attached through another address: this one is a path of theirs. */
+	std::vector<AutoPath> paths;
 };
 
 /* Does @entry match @disc's attach policy? */
@@ -72,6 +87,14 @@ AutoDecision decide_autoconnect(const DiscoveryConfig &disc, const proto::DiscLo
 				const std::vector<AutoAttachment> &others,
 				const std::vector<nl::Device> &devices,
 				const std::vector<SeenExport> &previous);
+
+/*
+ * Make each of @paths a path of the attachment in @attachments whose
+ * device among @devices has its export's UUID and name; true when any was
+ * added.
+ */
+bool adopt_auto_paths(std::vector<AttachmentConfig> &attachments, const std::vector<AutoPath> &paths,
+		      const std::vector<nl::Device> &devices);
 
 /*
  * Reconnecting a discovery session: waits of initial, doubling up to max,

@@ -34,6 +34,9 @@ Engine::Engine(Executor &executor, DesiredState &desired, Logger &log, EngineOpt
 		{"reload", &Engine::cmd_reload},
 		{"reconnect", &Engine::cmd_reconnect},
 		{"dev_set", &Engine::cmd_dev_set},
+		{"path_add", &Engine::cmd_path_add},
+		{"path_del", &Engine::cmd_path_del},
+		{"path_set", &Engine::cmd_path_set},
 		{"discovery_add", &Engine::cmd_discovery_add},
 		{"discovery_del", &Engine::cmd_discovery_del},
 		{"discovery_list", &Engine::cmd_discovery_list},
@@ -163,6 +166,7 @@ nl::Device Engine::attach(Kernel &kernel, const AttachmentConfig &a) const
 	args.ctrl_loss_tmo = a.ctrl_loss_tmo;
 	args.fast_io_fail_tmo = a.fast_io_fail_tmo;
 	args.keepalive_tmo = a.keepalive_tmo;
+	args.mp_policy = a.policy;
 	args.key = keys.key_secret();
 	args.target_key = keys.target_secret();
 	return kernel.attach(args);

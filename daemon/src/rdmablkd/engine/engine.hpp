@@ -26,6 +26,7 @@
 #include "engine/keys.hpp"
 #include "log.hpp"
 #include "engine/reconcile.hpp"
+#include "engine/request_args.hpp"
 #include "engine/retry.hpp"
 #include "engine/worker.hpp"
 
@@ -92,6 +93,13 @@ public:
 	 */
 	void set_auto_attachments(const std::vector<AutoAttachment> &wanted);
 
+	/*
+	 * Addresses discovery found offering the export of a device attached
+	 * through another: passes make them paths of that device, kept in its
+	 * attachment (saved, for a configured one).
+	 */
+	void set_auto_paths(const std::vector<AutoPath> &paths);
+
 	/* The kernel's devices as last seen. */
 	std::vector<nl::Device> devices() const;
 
@@ -142,6 +150,22 @@ private:
 	/* Runtime operations on a device: engine_device.cpp. */
 	void cmd_reconnect(const nlohmann::json &args, Reply reply);
 	void cmd_dev_set(const nlohmann::json &args, Reply reply);
+	void cmd_path_add(const nlohmann::json &args, Reply reply);
+	void cmd_path_del(const nlohmann::json &args, Reply reply);
+	void cmd_path_set(const nlohmann::json &args, Reply reply);
+	/*
+	 * On the worker: @change the kernel's device @p names, then its
+	 * configured attachment as the function it returns says; answer the
+	 * device, logging @what and the path.
+	 */
+	using PathChange = std::function<std::function<void(AttachmentConfig &)>(
+		Kernel &, const nl::Device &)>;
+	void change_path(const PathArgs &p, Reply reply, std::string what, PathChange change);
+	/* On the worker: apply @change to the configured attachment of @dev, if any. */
+	void update_attachment(const nl::Device &dev,
+			       const std::function<void(AttachmentConfig &)> &change);
+	/* On the worker: the device /dev/rdmablk@index as the kernel has it now, as JSON. */
+	nlohmann::json device_answer(Kernel &k, std::uint32_t index) const;
 	void cmd_discovery_add(const nlohmann::json &args, Reply reply);
 	void cmd_discovery_del(const nlohmann::json &args, Reply reply);
 	void cmd_discovery_list(const nlohmann::json &args, Reply reply);
@@ -182,6 +206,8 @@ private:
 	ActionResult execute(Kernel &kernel, const Action &action);
 	void finish_pass(const PassOutcome &outcome);
 	void apply_results(const PassOutcome &outcome, Time now);
+	/* The outcome of actions into the retry book, and the log. */
+	void record_results(const std::vector<ActionResult> &results, Time now);
 	void report(const Note &note);
 	void save_state();
 	/* reload(): the configured keys handed to the kernel again from their files; the problems. */
@@ -192,6 +218,9 @@ private:
 	 * wiped after the request; throws KeyFileError or nl::Error.
 	 */
 	nl::Device attach(Kernel &kernel, const AttachmentConfig &attachment) const;
+	/* @out, the JSON of @dev, with the pending paths of its attachment @a (nullptr: none). */
+	nlohmann::json with_pending_paths(nlohmann::json out, const nl::Device &dev,
+					  const AttachmentConfig *a) const;
 	/* The devices a request saw: the latest view for summary(). */
 	void remember(const std::vector<nl::Device> &devices);
 	/* Keep the view of devices, exports and listeners current between passes. */
@@ -215,6 +244,9 @@ private:
 	std::map<std::string, Handler> handlers_;
 	mutable std::mutex auto_lock_; /* auto_ */
 	std::vector<AttachmentConfig> auto_;
+	std::vector<AutoPath> auto_paths_;
+	/* On the worker: the auto paths made paths of their devices' attachments. */
+	void adopt_paths(const std::vector<nl::Device> &devices);
 	/* Autoconnected devices detached with rdmablkctl: not attached again until restart. */
 	std::set<std::string> detached_auto_;
 };

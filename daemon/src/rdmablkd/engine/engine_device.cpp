@@ -38,6 +38,7 @@ nl::DevSetArgs kernel_settings(const AttachmentConfig &s)
 	args.ctrl_loss_tmo = s.ctrl_loss_tmo;
 	args.fast_io_fail_tmo = s.fast_io_fail_tmo;
 	args.keepalive_tmo = s.keepalive_tmo;
+	args.mp_policy = s.policy;
 	return args;
 }
 
@@ -52,6 +53,13 @@ void apply_settings(AttachmentConfig &a, const AttachmentConfig &s)
 		a.fast_io_fail_tmo = s.fast_io_fail_tmo;
 	if (s.keepalive_tmo)
 		a.keepalive_tmo = s.keepalive_tmo;
+	if (s.policy)
+		a.policy = s.policy;
+}
+
+ctl::Response no_device(std::uint32_t index)
+{
+	return no_such_device({index, {}});
 }
 
 } // namespace
@@ -83,21 +91,93 @@ void Engine::cmd_dev_set(const json &args, Reply reply)
 		const nl::Device before = *dev;
 		k.dev_set(before.index, kernel_settings(set.settings));
 		/* A configured attachment keeps the new settings across restarts. */
-		desired_.update([&](Config &c) {
-			for (AttachmentConfig &a : c.attachments)
-				if (a.export_name == before.export_name &&
-				    same_endpoint(a.target, before.target))
-					apply_settings(a, set.settings);
-		});
-		const Config config = desired_.get();
-		const std::vector<nl::Device> devices = k.dev_get();
-		const nl::Device *after = find_index(devices, before.index);
-		const json answer = after ? device_json(*after, find_attachment(config, after->target,
-										  after->export_name))
-					  : json::object();
+		update_attachment(before, [&](AttachmentConfig &a) { apply_settings(a, set.settings); });
+		const json answer = device_answer(k, before.index);
 		return [this, name = before.name, answer, reply] {
-			log_.notice("changed the recovery settings of " + name +
+			log_.notice("changed the settings of " + name + " at the request of rdmablkctl");
+			reply(ctl::ok(answer));
+		};
+	});
+}
+
+void Engine::update_attachment(const nl::Device &dev,
+			       const std::function<void(AttachmentConfig &)> &change)
+{
+	desired_.update([&](Config &c) {
+		for (AttachmentConfig &a : c.attachments)
+			if (is_device_of(dev, a)) {
+				change(a);
+				return;
+			}
+	});
+}
+
+json Engine::device_answer(Kernel &k, std::uint32_t index) const
+{
+	const Config config = wanted();
+	const std::vector<nl::Device> devices = k.dev_get();
+	const nl::Device *dev = find_index(devices, index);
+	return dev ? device_json(*dev, find_attachment_of(config, *dev) != nullptr)
+		   : json::object();
+}
+
+void Engine::cmd_path_add(const json &args, Reply reply)
+{
+	const PathArgs p = path_args(args, PathStandby::optional);
+	change_path(p, reply, "added path ", [p](Kernel &k, const nl::Device &dev) {
+		k.path_add({dev.index, p.path, p.standby});
+		return [p](AttachmentConfig &a) { add_path(a, p.path, p.standby.value_or(false)); };
+	});
+}
+
+void Engine::cmd_path_del(const json &args, Reply reply)
+{
+	const PathArgs p = path_args(args, PathStandby::none);
+	change_path(p, reply, "removed path ", [p](Kernel &k, const nl::Device &dev) {
+		k.path_del({dev.index, p.path, {}});
+		/* The device's first path now; its target in the configuration when it was the only one. */
+		nl::Endpoint first = dev.target;
+		for (const nl::PathInfo &path : dev.paths)
+			if (!same_endpoint(path.target, p.path)) {
+				first = path.target;
+				break;
+			}
+		return [p, first](AttachmentConfig &a) {
+			if (!remove_path(a, p.path))
+				a.target = first;
+		};
+	});
+}
+
+void Engine::cmd_path_set(const json &args, Reply reply)
+{
+	const PathArgs p = path_args(args, PathStandby::required);
+	change_path(p, reply, *p.standby ? "made standby path " : "made active path ",
+		    [p](Kernel &k, const nl::Device &dev) {
+			    k.path_set({dev.index, p.path, p.standby});
+			    /* Only a configured path keeps its mark: the others are not kept at all. */
+			    return [p](AttachmentConfig &a) {
+				    if (has_path(a, p.path))
+					    add_path(a, p.path, p.standby);
+			    };
+		    });
+}
+
+void Engine::change_path(const PathArgs &p, Reply reply, std::string what, PathChange change)
+{
+	run({Op::path, p.path, {}, {}}, reply, [this, p, reply, what, change](Kernel &k) -> Done {
+		const std::vector<nl::Device> devices = k.dev_get();
+		const nl::Device *dev = find_index(devices, p.index);
+		if (!dev)
+			return [reply, index = p.index] { reply(no_device(index)); };
+		const nl::Device before = *dev;
+		/* The kernel first: what it refuses is not configured. */
+		update_attachment(before, change(k, before));
+		const json answer = device_answer(k, before.index);
+		return [this, what, name = before.name, path = p.path, answer, reply] {
+			log_.notice(what + nl::to_string(path) + " of " + name +
 				    " at the request of rdmablkctl");
+			request_pass();
 			reply(ctl::ok(answer));
 		};
 	});

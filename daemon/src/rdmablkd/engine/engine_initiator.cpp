@@ -18,18 +18,16 @@ namespace {
 using nlohmann::json;
 using Op = Attempt::Op;
 
-bool managed(const Config &config, const nl::Device &dev)
-{
-	return find_attachment(config, dev.target, dev.export_name) != nullptr;
-}
-
-/* Kernel devices, then configured attachments without one (pending), via @each. */
+/*
+ * Kernel devices with their attachment (nullptr: not configured), then
+ * configured attachments without one (pending), via @each.
+ */
 template <typename Each, typename Pending>
 void for_each_device(const Config &config, const std::vector<nl::Device> &devices, Each each,
 		     Pending pending)
 {
 	for (const nl::Device &d : devices)
-		each(d, managed(config, d));
+		each(d, find_attachment_of(config, d));
 	for (const AttachmentConfig &a : config.attachments)
 		if (!find_device(devices, a))
 			pending(a);
@@ -37,11 +35,18 @@ void for_each_device(const Config &config, const std::vector<nl::Device> &device
 
 } // namespace
 
+json Engine::with_pending_paths(json out, const nl::Device &dev, const AttachmentConfig *a) const
+{
+	if (a)
+		add_pending_paths(out, *a, dev, book_, now_());
+	return out;
+}
+
 void Engine::cmd_attach(const json &args, Reply reply)
 {
 	const AttachmentConfig want = attach_args(args);
 	const Attempt attempt{Op::attach, want.target, want.export_name, options_.hostid};
-	run(attempt, reply, [this, want, reply](Kernel &k) -> Done {
+	run(attempt, reply, [this, want, reply, now = now_()](Kernel &k) -> Done {
 		const std::string key = attachment_key(want.target, want.export_name);
 		std::optional<nl::Device> dev = k.device_of(want);
 		const bool existed = dev.has_value();
@@ -56,17 +61,36 @@ void Engine::cmd_attach(const json &args, Reply reply)
 					return still_pending(e, want, reply);
 			}
 		}
+		/* Attached again with more paths or another policy: the configuration gains them. */
 		desired_.update([&](Config &c) {
-			if (!find_attachment(c, want.target, want.export_name))
-				c.attachments.push_back(want);
+			for (AttachmentConfig &a : c.attachments)
+				if (is_device_of(*dev, a)) {
+					for (const nl::Endpoint &path : all_paths(want))
+						add_path(a, path,
+							 is_standby(want, path) ? std::optional(true)
+										: std::nullopt);
+					a.policy = want.policy ? want.policy : a.policy;
+					return;
+				}
+			c.attachments.push_back(want);
 		});
-		return [this, key, dev = *dev, existed, reply] {
+		/* Its paths and policy now; what fails is retried by the passes. */
+		const AttachmentConfig configured = *find_attachment_of(desired_.get(), *dev);
+		Plan paths;
+		plan_paths(configured, *dev, RetryBook{}, now, paths);
+		std::vector<ActionResult> results;
+		for (const Action &action : paths.actions)
+			results.push_back(execute(k, action));
+		if (!results.empty())
+			dev = k.device_of(configured).value_or(*dev);
+		return [this, key, dev = *dev, existed, configured, results, reply] {
 			book_.clear(key);
+			record_results(results, now_());
 			if (!existed)
 				log_.notice("attached " + dev.name + " (" + nl::to_string(dev.target) +
 					    " " + dev.export_name + ") at the request of rdmablkctl");
 			save_state();
-			reply(ctl::ok(device_json(dev, true)));
+			reply(ctl::ok(with_pending_paths(device_json(dev, true), dev, &configured)));
 		};
 	});
 }
@@ -119,8 +143,7 @@ void Engine::cmd_detach(const json &args, Reply reply)
 		/* The configuration first, as Engine::remove() does. */
 		const auto erase = [&](Config &c) {
 			std::erase_if(c.attachments, [&](const AttachmentConfig &a) {
-				return a.export_name == which.export_name &&
-				       same_endpoint(a.target, which.target);
+				return same_attachment(a, which.target, which.export_name);
 			});
 		};
 		const bool configured =
@@ -173,7 +196,10 @@ void Engine::cmd_list(const json &args, Reply reply)
 			json list = json::array();
 			for_each_device(
 				config, devices,
-				[&](const nl::Device &d, bool m) { list.push_back(device_json(d, m)); },
+				[&](const nl::Device &d, const AttachmentConfig *a) {
+					list.push_back(
+						with_pending_paths(device_json(d, a != nullptr), d, a));
+				},
 				[&](const AttachmentConfig &a) {
 					list.push_back(pending_json(
 						a, book_.find(attachment_key(a.target, a.export_name)),
@@ -203,9 +229,11 @@ void Engine::cmd_status(const json &args, Reply reply)
 			json list = json::array();
 			for_each_device(
 				config, devices,
-				[&](const nl::Device &d, bool m) {
-					if (!only || d.index == *only)
-						list.push_back(status_json(d, m, io.at(d.index)));
+				[&](const nl::Device &d, const AttachmentConfig *a) {
+					if (only && d.index != *only)
+						return;
+					list.push_back(with_pending_paths(
+						status_json(d, a != nullptr, io.at(d.index)), d, a));
 				},
 				[&](const AttachmentConfig &a) {
 					if (!only)

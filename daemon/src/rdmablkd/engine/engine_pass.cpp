@@ -55,6 +55,11 @@ Done Engine::run_pass(Kernel &kernel, const RetryBook &book, Time now)
 	auto outcome = std::make_shared<PassOutcome>();
 	try {
 		outcome->snapshot = kernel.snapshot();
+		try {
+			adopt_paths(outcome->snapshot.devices);
+		} catch (const SaveError &e) {
+			outcome->save_error = e.what();
+		}
 		outcome->plan = plan(wanted(), outcome->snapshot, book, now);
 		try {
 			desired_.update([&](Config &c) {
@@ -116,6 +121,22 @@ Engine::ActionResult Engine::execute(Kernel &k, const Action &action)
 					result.reconnect = true;
 					k.reconnect(a.index);
 				},
+				[&](const AddPath &a) {
+					try {
+						k.path_add({a.index, a.path, a.standby});
+					} catch (const nl::Error &e) {
+						/* Added by someone else meanwhile: the next pass sees it. */
+						if (e.errnum() != EEXIST ||
+						    dynamic_cast<const nl::FamilyNotFound *>(&e))
+							throw;
+					}
+				},
+				[&](const SetPath &a) { k.path_set({a.index, a.path, a.standby}); },
+				[&](const SetPolicy &a) {
+					nl::DevSetArgs set;
+					set.mp_policy = a.policy;
+					k.dev_set(a.index, set);
+				},
 			},
 			action);
 	} catch (const nl::FamilyNotFound &) {
@@ -170,6 +191,7 @@ void Engine::finish_pass(const PassOutcome &outcome)
 void Engine::apply_results(const PassOutcome &outcome, Time now)
 {
 	const Backoff wait = backoff();
+	record_results(outcome.results, now);
 	for (const BookMark &m : outcome.plan.marks) {
 		switch (m.mark) {
 		case Mark::settled:
@@ -185,7 +207,25 @@ void Engine::apply_results(const PassOutcome &outcome, Time now)
 			break;
 		}
 	}
-	for (const ActionResult &r : outcome.results) {
+
+	std::set<std::string> keys{kernel_key};
+	const Config config = wanted();
+	for (const ListenerConfig &l : config.listeners)
+		keys.insert(listener_key(l.endpoint));
+	for (const HostConfig &h : config.hosts)
+		keys.insert(host_key(h.id));
+	for (const ExportConfig &e : config.exports)
+		keys.insert(export_key(e.name));
+	for (const AttachmentConfig &a : config.attachments)
+		for (std::string &key : attachment_keys(a))
+			keys.insert(std::move(key));
+	book_.retain(keys);
+}
+
+void Engine::record_results(const std::vector<ActionResult> &results, Time now)
+{
+	const Backoff wait = backoff();
+	for (const ActionResult &r : results) {
 		if (r.error) {
 			book_.failed(r.key, *r.error, now, wait);
 			const RetryEntry &entry = *book_.find(r.key);
@@ -204,18 +244,6 @@ void Engine::apply_results(const PassOutcome &outcome, Time now)
 			log_.notice(r.description + ": done");
 		}
 	}
-
-	std::set<std::string> keys{kernel_key};
-	const Config config = wanted();
-	for (const ListenerConfig &l : config.listeners)
-		keys.insert(listener_key(l.endpoint));
-	for (const HostConfig &h : config.hosts)
-		keys.insert(host_key(h.id));
-	for (const ExportConfig &e : config.exports)
-		keys.insert(export_key(e.name));
-	for (const AttachmentConfig &a : config.attachments)
-		keys.insert(attachment_key(a.target, a.export_name));
-	book_.retain(keys);
 }
 
 void Engine::report(const Note &note)
@@ -230,13 +258,19 @@ void Engine::on_event(const nl::Event &event)
 	track(event);
 	const Config config = wanted();
 	switch (event.type) {
+	case RDMABLK_EVENT_PATH_REMOVED:
+		/* A configured path removed behind rdmablkd's back comes back. */
+		if (event.device && find_attachment_of(config, *event.device))
+			request_pass();
+		return;
 	case RDMABLK_EVENT_DEVICE_STATE:
 	case RDMABLK_EVENT_DEVICE_DETACHED: {
 		const nl::Device *dev = event.device ? &*event.device : nullptr;
-		if (!dev || !find_attachment(config, dev->target, dev->export_name))
+		const AttachmentConfig *a = dev ? find_attachment_of(config, *dev) : nullptr;
+		if (!a)
 			return;
 		if (event.type == RDMABLK_EVENT_DEVICE_STATE && dev->state == RDMABLK_DEV_LIVE)
-			book_.clear(attachment_key(dev->target, dev->export_name));
+			book_.clear(attachment_key(a->target, a->export_name));
 		else if (event.type == RDMABLK_EVENT_DEVICE_DETACHED ||
 			 dev->state == RDMABLK_DEV_DEAD)
 			request_pass();
@@ -304,6 +338,30 @@ Config Engine::wanted() const
 		if (!find_attachment(config, a.target, a.export_name))
 			config.attachments.push_back(a);
 	return config;
+}
+
+void Engine::set_auto_paths(const std::vector<AutoPath> &paths)
+{
+	{
+		const std::lock_guard guard(auto_lock_);
+		if (paths == auto_paths_)
+			return;
+		auto_paths_ = paths;
+	}
+	request_pass();
+}
+
+void Engine::adopt_paths(const std::vector<nl::Device> &devices)
+{
+	std::vector<AutoPath> paths;
+	{
+		const std::lock_guard guard(auto_lock_);
+		adopt_auto_paths(auto_, auto_paths_, devices);
+		paths = auto_paths_;
+	}
+	if (!paths.empty())
+		desired_.update(
+			[&](Config &c) { adopt_auto_paths(c.attachments, paths, devices); });
 }
 
 void Engine::set_auto_attachments(const std::vector<AutoAttachment> &wanted)

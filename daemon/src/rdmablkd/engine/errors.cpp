@@ -3,6 +3,8 @@
 
 #include <cerrno>
 
+#include <linux/rdmablk.h>
+
 namespace rdmablk::daemon {
 
 namespace {
@@ -12,6 +14,22 @@ using Op = Attempt::Op;
 constexpr const char *unreachable_hint =
 	"check that the target is up, listens there (rdmablkctl listen on the target) and is "
 	"reachable over RDMA (rping); an attachment in the configuration is retried by itself";
+
+/* A target that cannot be reached, or nothing when @e says otherwise. */
+ctl::Response unreachable(const nl::Error &e)
+{
+	switch (e.errnum()) {
+	case ECONNREFUSED:
+	case ECONNRESET:
+	case EHOSTUNREACH:
+	case ENETUNREACH:
+	case ETIMEDOUT:
+	case EADDRNOTAVAIL:
+		return ctl::fail(ctl::code::unreachable, e.what(), unreachable_hint, e.errnum());
+	default:
+		return {};
+	}
+}
 
 ctl::Response attach_failure(const nl::Error &e, const Attempt &a)
 {
@@ -58,15 +76,32 @@ ctl::Response attach_failure(const nl::Error &e, const Attempt &a)
 				 "for this host (rdmablkctl host add --target-key-file); if it does, "
 				 "another machine answers at that address",
 				 e.errnum());
-	case ECONNREFUSED:
-	case ECONNRESET:
-	case EHOSTUNREACH:
-	case ENETUNREACH:
-	case ETIMEDOUT:
-	case EADDRNOTAVAIL:
-		return ctl::fail(ctl::code::unreachable, e.what(), unreachable_hint, e.errnum());
 	default:
-		return {};
+		return unreachable(e);
+	}
+}
+
+/* Adding, removing or changing a path of a device. */
+ctl::Response path_failure(const nl::Error &e)
+{
+	const std::string paths_hint = "'rdmablkctl status' shows the device's paths";
+	switch (e.errnum()) {
+	case ENOENT:
+		return ctl::fail(ctl::code::not_found, e.what(), paths_hint, e.errnum());
+	case EEXIST:
+		return ctl::fail(ctl::code::exists, e.what(), paths_hint, e.errnum());
+	case EBUSY:
+		return ctl::fail(ctl::code::busy, e.what(),
+				 "'rdmablkctl detach' removes the device with its last path",
+				 e.errnum());
+	case E2BIG:
+	case ENOSPC:
+		return ctl::fail(ctl::code::invalid_argument, e.what(),
+				 "a device has at most " + std::to_string(RDMABLK_MAX_PATHS) +
+					 " paths; remove one first",
+				 e.errnum());
+	default:
+		return unreachable(e);
 	}
 }
 
@@ -111,6 +146,7 @@ ctl::Response kernel_failure(const nl::Error &error, const Attempt &attempt)
 				 "load it: modprobe rdmablk");
 
 	ctl::Response specific = attempt.op == Op::attach ? attach_failure(error, attempt)
+				 : attempt.op == Op::path ? path_failure(error)
 							  : target_failure(error, attempt);
 	if (specific.error)
 		return specific;

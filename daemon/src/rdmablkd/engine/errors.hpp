@@ -27,9 +27,10 @@ struct Attempt {
 		attach,
 		detach,
 		dev_set,
+		path,
 		query
 	} op;
-	nl::Endpoint target;	 /* listen, unlisten, attach */
+	nl::Endpoint target;	 /* listen, unlisten, attach, path */
 	std::string export_name; /* export_*, attach */
 	nl::Uuid hostid;	 /* attach */
 };

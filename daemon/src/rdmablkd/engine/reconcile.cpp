@@ -121,6 +121,8 @@ void plan_attachments(const Config &config, const Snapshot &kernel, const RetryB
 				out.actions.push_back(Attach{want});
 			continue;
 		}
+		if (dev->state != RDMABLK_DEV_DELETING)
+			plan_paths(want, *dev, book, now, out);
 		switch (dev->state) {
 		case RDMABLK_DEV_LIVE:
 			out.marks.push_back({key, Mark::settled});
@@ -139,10 +141,7 @@ void plan_attachments(const Config &config, const Snapshot &kernel, const RetryB
 		}
 	}
 	for (const nl::Device &have : kernel.devices) {
-		const bool configured = std::any_of(
-			config.attachments.begin(), config.attachments.end(),
-			[&](const auto &a) { return find_device({have}, a) != nullptr; });
-		if (!configured)
+		if (!find_attachment_of(config, have))
 			out.notes.push_back({LOG_NOTICE, device_text(have) +
 								 " is not in the configuration; left "
 								 "alone"});
@@ -163,6 +162,15 @@ std::string key_of(const Action &action)
 			},
 			[](const Reconnect &a) {
 				return attachment_key(a.attachment.target, a.attachment.export_name);
+			},
+			[](const AddPath &a) {
+				return path_key(a.attachment.target, a.attachment.export_name, a.path);
+			},
+			[](const SetPath &a) {
+				return path_key(a.attachment.target, a.attachment.export_name, a.path);
+			},
+			[](const SetPolicy &a) {
+				return policy_key(a.attachment.target, a.attachment.export_name);
 			},
 		},
 		action);
@@ -188,17 +196,101 @@ std::string describe(const Action &action)
 				       target_text(a.attachment) +
 				       "), which gave up, to reconnect";
 			},
+			[](const AddPath &a) {
+				return "adding path " + nl::to_string(a.path) +
+				       (a.standby ? " (standby)" : "") + " to rdmablk" +
+				       std::to_string(a.index) + " (" + target_text(a.attachment) + ")";
+			},
+			[](const SetPath &a) {
+				return "marking path " + nl::to_string(a.path) + " of rdmablk" +
+				       std::to_string(a.index) + (a.standby ? " standby" : " active");
+			},
+			[](const SetPolicy &a) {
+				return "setting the path policy of rdmablk" + std::to_string(a.index) +
+				       " to " + nl::mp_policy_name(a.policy);
+			},
 		},
 		action);
+}
+
+std::vector<nl::Endpoint> all_paths(const AttachmentConfig &attachment)
+{
+	std::vector<nl::Endpoint> out{attachment.target};
+	out.insert(out.end(), attachment.paths.begin(), attachment.paths.end());
+	return out;
+}
+
+std::vector<std::string> attachment_keys(const AttachmentConfig &a)
+{
+	std::vector<std::string> keys{attachment_key(a.target, a.export_name),
+				      policy_key(a.target, a.export_name)};
+	for (const nl::Endpoint &p : all_paths(a))
+		keys.push_back(path_key(a.target, a.export_name, p));
+	return keys;
+}
+
+const nl::PathInfo *find_path(const nl::Device &dev, const nl::Endpoint &endpoint)
+{
+	for (const nl::PathInfo &p : dev.paths)
+		if (same_endpoint(p.target, endpoint))
+			return &p;
+	return nullptr;
+}
+
+void plan_paths(const AttachmentConfig &want, const nl::Device &dev, const RetryBook &book,
+		Time now, Plan &out)
+{
+	/* A module without multipath reports no paths and takes no path request. */
+	if (dev.paths.empty())
+		return;
+	for (const nl::Endpoint &path : all_paths(want)) {
+		const std::string key = path_key(want.target, want.export_name, path);
+		const bool standby = is_standby(want, path);
+		const nl::PathInfo *have = find_path(dev, path);
+		if (!have) {
+			if (book.due(key, now))
+				out.actions.push_back(AddPath{want, dev.index, path, standby});
+		} else if (have->standby != standby) {
+			if (book.due(key, now))
+				out.actions.push_back(SetPath{want, dev.index, path, standby});
+		} else {
+			out.marks.push_back({key, Mark::settled});
+		}
+	}
+	const std::string key = policy_key(want.target, want.export_name);
+	if (want.policy && dev.mp_policy && dev.mp_policy != *want.policy) {
+		if (book.due(key, now))
+			out.actions.push_back(SetPolicy{want, dev.index, *want.policy});
+	} else {
+		out.marks.push_back({key, Mark::settled});
+	}
+}
+
+bool is_device_of(const nl::Device &dev, const AttachmentConfig &attachment)
+{
+	if (dev.export_name != attachment.export_name)
+		return false;
+	if (has_path(attachment, dev.target))
+		return true;
+	return std::any_of(dev.paths.begin(), dev.paths.end(), [&](const nl::PathInfo &p) {
+		return has_path(attachment, p.target);
+	});
 }
 
 const nl::Device *find_device(const std::vector<nl::Device> &devices,
 			      const AttachmentConfig &attachment)
 {
 	for (const nl::Device &dev : devices)
-		if (dev.export_name == attachment.export_name &&
-		    same_endpoint(dev.target, attachment.target))
+		if (is_device_of(dev, attachment))
 			return &dev;
+	return nullptr;
+}
+
+const AttachmentConfig *find_attachment_of(const Config &config, const nl::Device &dev)
+{
+	for (const AttachmentConfig &a : config.attachments)
+		if (is_device_of(dev, a))
+			return &a;
 	return nullptr;
 }
 

@@ -21,6 +21,12 @@
  *  - Nothing is ever removed or detached here.
  *  - Missing objects are created when their retry entry is due; a device
  *    that gave up (dead) is told to reconnect when due.
+ *  - Paths: a device of a configured attachment is given each configured
+ *    path (its target and paths) it lacks, when due; a path the kernel has
+ *    and the configuration does not name is left alone. A configured path
+ *    is marked standby or active, and the device given the configured
+ *    policy, when the kernel's differ. A module without multipath (no
+ *    paths reported) is asked nothing of the kind.
  */
 #pragma once
 
@@ -66,7 +72,31 @@ struct Reconnect {
 	std::uint32_t index;
 };
 
-using Action = std::variant<AddListener, SetHost, AddExport, Attach, Reconnect>;
+/* Give /dev/rdmablk@index, the device of @attachment, path @path. */
+struct AddPath {
+	AttachmentConfig attachment;
+	std::uint32_t index;
+	nl::Endpoint path;
+	bool standby;
+};
+
+/* Mark path @path of /dev/rdmablk@index standby or active. */
+struct SetPath {
+	AttachmentConfig attachment;
+	std::uint32_t index;
+	nl::Endpoint path;
+	bool standby;
+};
+
+/* Give /dev/rdmablk@index the path policy @policy. */
+struct SetPolicy {
+	AttachmentConfig attachment;
+	std::uint32_t index;
+	std::uint32_t policy;
+};
+
+using Action =
+	std::variant<AddListener, SetHost, AddExport, Attach, Reconnect, AddPath, SetPath, SetPolicy>;
 
 /* The retry key of the object @action sets up. */
 std::string key_of(const Action &action);
@@ -112,6 +142,28 @@ struct Plan {
 };
 
 Plan plan(const Config &config, const Snapshot &kernel, const RetryBook &book, Time now);
+
+/*
+ * The paths, standby marks and policy device @dev lacks of @attachment's,
+ * into @out (the part of plan() for one attached device).
+ */
+void plan_paths(const AttachmentConfig &attachment, const nl::Device &dev, const RetryBook &book,
+		Time now, Plan &out);
+
+/* @attachment's target and paths, in that order. */
+std::vector<nl::Endpoint> all_paths(const AttachmentConfig &attachment);
+
+/* The retry keys of @attachment: its own, its paths' and its policy's. */
+std::vector<std::string> attachment_keys(const AttachmentConfig &attachment);
+
+/* @dev reaches the export of @attachment through one of the attachment's paths. */
+bool is_device_of(const nl::Device &dev, const AttachmentConfig &attachment);
+
+/* The configured attachment of kernel device @dev, or nullptr. */
+const AttachmentConfig *find_attachment_of(const Config &config, const nl::Device &dev);
+
+/* The kernel's path of @dev to @endpoint, or nullptr. */
+const nl::PathInfo *find_path(const nl::Device &dev, const nl::Endpoint &endpoint);
 
 /* The kernel's device for @attachment, or nullptr. */
 const nl::Device *find_device(const std::vector<nl::Device> &devices,

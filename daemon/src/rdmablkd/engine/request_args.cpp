@@ -6,7 +6,9 @@
 
 #include <linux/rdmablk.h>
 
+#include "config/addr.hpp"
 #include "nl/dev_name.hpp"
+#include "nl/names.hpp"
 #include "config/rules.hpp"
 
 namespace rdmablk::daemon {
@@ -94,6 +96,44 @@ std::uint32_t device_index(const std::string &text)
 	}
 }
 
+/* "policy": a path policy by name, checked by nl::parse_mp_policy(). */
+std::optional<std::uint32_t> policy_arg(const json &args)
+{
+	const std::optional<std::string> name = string_arg(args, "policy");
+	if (!name)
+		return std::nullopt;
+	try {
+		return nl::parse_mp_policy(*name);
+	} catch (const std::invalid_argument &e) {
+		bad("policy", e.what());
+	}
+}
+
+/* "ADDR[:PORT]" @text given as @key, a checked address. */
+nl::Endpoint address_port(std::string_view key, const std::string &text)
+{
+	nl::Endpoint endpoint;
+	try {
+		endpoint = nl::parse_endpoint(text);
+	} catch (const std::invalid_argument &e) {
+		bad(key, e.what());
+	}
+	if (const std::string problem = check_address(endpoint.addr); !problem.empty())
+		bad(key, problem);
+	return endpoint;
+}
+
+/* "device": a number, or a name as device_index() reads it. */
+std::uint32_t device_arg(const json &device)
+{
+	if (device.is_number_integer() && device.get<std::int64_t>() >= 0 &&
+	    device.get<std::int64_t>() <= UINT32_MAX)
+		return device.get<std::uint32_t>();
+	if (!device.is_string())
+		bad("device", "must be a device name such as /dev/rdmablk0");
+	return device_index(device.get<std::string>());
+}
+
 } // namespace
 
 void only_args(const json &args, std::initializer_list<std::string_view> known)
@@ -166,14 +206,16 @@ std::string export_name_args(const json &args)
 
 namespace {
 
-/* Only "address", "port", @third and the attachment settings in @args. */
-void only_attach_args(const json &args, std::string_view third)
+/* Only "address", "port", @extra and the attachment settings in @args. */
+void only_attach_args(const json &args, std::initializer_list<std::string_view> extra)
 {
 	if (!args.is_object())
 		throw ArgError("'args' must be an object");
 	for (const auto &[key, value] : args.items()) {
-		bool ok = key == "address" || key == "port" || key == third ||
-			  key == "key_file" || key == "target_key_file";
+		bool ok = key == "address" || key == "port" || key == "key_file" ||
+			  key == "target_key_file" || key == "policy";
+		for (std::string_view k : extra)
+			ok = ok || k == key;
 		for (const AttachSetting &s : attach_settings())
 			ok = ok || s.rule.key == key;
 		if (!ok)
@@ -189,12 +231,30 @@ std::optional<std::string> key_file_arg(const json &args, std::string_view key)
 	return path;
 }
 
-/* "key_file" and "target_key_file" into @a. */
+/* "key_file", "target_key_file" and "policy" into @a. */
 void key_file_args(const json &args, AttachmentConfig &a)
 {
 	a.key_file = key_file_arg(args, "key_file");
 	a.target_key_file = key_file_arg(args, "target_key_file");
 	check(check_key_pair(a.key_file, a.target_key_file));
+	a.policy = policy_arg(args);
+}
+
+/* An array of "ADDR[:PORT]" strings: "paths", "standby". */
+std::vector<nl::Endpoint> endpoint_list_arg(const json &args, std::string_view key)
+{
+	std::vector<nl::Endpoint> list;
+	const json *value = arg(args, key);
+	if (!value)
+		return list;
+	if (!value->is_array())
+		bad(key, "must be an array of \"ADDR[:PORT]\" strings");
+	for (const json &item : *value) {
+		if (!item.is_string())
+			bad(key, "must list \"ADDR[:PORT]\" strings");
+		list.push_back(address_port(key, item.get<std::string>()));
+	}
+	return list;
 }
 
 } // namespace
@@ -243,7 +303,7 @@ nl::Uuid host_id_args(const json &args)
 
 AttachmentConfig attach_args(const json &args)
 {
-	only_attach_args(args, "export");
+	only_attach_args(args, {"export", "paths", "standby"});
 	AttachmentConfig a;
 	a.target = endpoint_args(args);
 	a.export_name = required_string(args, "export");
@@ -252,12 +312,38 @@ AttachmentConfig attach_args(const json &args)
 		if (std::optional<std::int64_t> value = int_arg(args, s.rule))
 			s.set(a, *value);
 	key_file_args(args, a);
+	a.paths = endpoint_list_arg(args, "paths");
+	a.standby = endpoint_list_arg(args, "standby");
+	if (const std::optional<PathProblem> p = check_paths(a))
+		bad(p->key, p->problem);
 	return a;
+}
+
+PathArgs path_args(const json &args, PathStandby standby)
+{
+	if (standby == PathStandby::none)
+		only_args(args, {"device", "address", "port"});
+	else
+		only_args(args, {"device", "address", "port", "standby"});
+	const json *device = arg(args, "device");
+	if (!device)
+		throw ArgError("missing argument 'device'");
+	PathArgs p;
+	p.index = device_arg(*device);
+	p.path = endpoint_args(args);
+	if (const json *value = arg(args, "standby")) {
+		if (!value->is_boolean())
+			bad("standby", "must be true or false");
+		p.standby = value->get<bool>();
+	} else if (standby == PathStandby::required) {
+		throw ArgError("missing argument 'standby' (true: standby, false: active)");
+	}
+	return p;
 }
 
 DiscoveryConfig discovery_args(const json &args)
 {
-	only_attach_args(args, "attach");
+	only_attach_args(args, {"attach"});
 	DiscoveryConfig d;
 	d.target = endpoint_args(args);
 	if (const json *attach = arg(args, "attach")) {
@@ -304,14 +390,7 @@ DetachTarget device_target(const json &args)
 	if (const json *device = arg(args, "device")) {
 		if (arg(args, "address") || arg(args, "export"))
 			throw ArgError("give either 'device' or 'address' and 'export', not both");
-		if (device->is_number_integer() && device->get<std::int64_t>() >= 0 &&
-		    device->get<std::int64_t>() <= UINT32_MAX) {
-			target.index = device->get<std::uint32_t>();
-			return target;
-		}
-		if (!device->is_string())
-			bad("device", "must be a device name such as /dev/rdmablk0");
-		target.index = device_index(device->get<std::string>());
+		target.index = device_arg(*device);
 		return target;
 	}
 	AttachmentConfig a;
@@ -336,7 +415,7 @@ DevSetArgs dev_set_args(const json &args)
 		throw ArgError("'args' must be an object");
 	for (const auto &[key, value] : args.items())
 		if (key != "device" && key != "address" && key != "port" && key != "export" &&
-		    !runtime_setting(key))
+		    key != "policy" && !runtime_setting(key))
 			throw ArgError("unknown argument '" + key + "'");
 	DevSetArgs set;
 	set.device = device_target(args);
@@ -349,9 +428,10 @@ DevSetArgs dev_set_args(const json &args)
 			any = true;
 		}
 	}
-	if (!any)
+	set.settings.policy = policy_arg(args);
+	if (!any && !set.settings.policy)
 		throw ArgError("nothing to change: give reconnect_delay, ctrl_loss_tmo, "
-			       "fast_io_fail_tmo or keepalive_tmo");
+			       "fast_io_fail_tmo, keepalive_tmo or policy");
 	return set;
 }
 

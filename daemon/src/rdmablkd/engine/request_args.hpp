@@ -48,9 +48,24 @@ nl::Uuid host_id_args(const nlohmann::json &args);
 /*
  * attach: "address", "port", "export", the settings of attach_settings(),
  * "key_file" and "target_key_file" (absolute paths; the second needs the
- * first).
+ * first), "policy" (a path policy by name), "paths" and "standby" (arrays
+ * of "ADDR[:PORT]" strings, as check_paths() wants them).
  */
 AttachmentConfig attach_args(const nlohmann::json &args);
+
+/*
+ * path_add, path_del, path_set: "device" (as for detach, by name or
+ * number only), "address", "port" (default 7471) of the path, and
+ * "standby": true or false, which path_set needs, path_add may give and
+ * path_del does not take.
+ */
+struct PathArgs {
+	std::uint32_t index = 0;
+	nl::Endpoint path;
+	std::optional<bool> standby;
+};
+enum class PathStandby { none, optional, required };
+PathArgs path_args(const nlohmann::json &args, PathStandby standby);
 
 /* discover: "address", "port", "key_file", "target_key_file" (as for attach). */
 struct DiscoverArgs {
@@ -60,7 +75,10 @@ struct DiscoverArgs {
 };
 DiscoverArgs discover_args(const nlohmann::json &args);
 
-/* discovery_add: "address", "port", "attach" ("all" or [names and UUIDs]), attach settings and key files. */
+/*
+ * discovery_add: "address", "port", "attach" ("all" or [names and UUIDs]),
+ * attach settings, key files and policy.
+ */
 DiscoveryConfig discovery_args(const nlohmann::json &args);
 
 /*
@@ -76,7 +94,8 @@ DetachTarget detach_args(const nlohmann::json &args);
 /*
  * dev_set: the device as for detach, and at least one of "reconnect_delay",
  * "ctrl_loss_tmo", "fast_io_fail_tmo", "keepalive_tmo" (the rules of
- * attach_settings()), set in @settings; its target and export stay empty.
+ * attach_settings()) and "policy", set in @settings; its target and export
+ * stay empty.
  */
 struct DevSetArgs {
 	DetachTarget device;

@@ -47,6 +47,17 @@ std::string attachment_key(const nl::Endpoint &target, std::string_view export_n
 	return "attachment " + endpoint_text(target) + " " + std::string(export_name);
 }
 
+std::string path_key(const nl::Endpoint &target, std::string_view export_name,
+		     const nl::Endpoint &path)
+{
+	return attachment_key(target, export_name) + " path " + endpoint_text(path);
+}
+
+std::string policy_key(const nl::Endpoint &target, std::string_view export_name)
+{
+	return attachment_key(target, export_name) + " policy";
+}
+
 const RetryEntry *RetryBook::find(const std::string &key) const
 {
 	const auto it = entries_.find(key);

@@ -39,6 +39,10 @@ std::string listener_key(const nl::Endpoint &endpoint);
 std::string export_key(std::string_view name);
 std::string host_key(const nl::Uuid &id);
 std::string attachment_key(const nl::Endpoint &target, std::string_view export_name);
+/* Path @path of the attachment of @export_name through @target, and its policy. */
+std::string path_key(const nl::Endpoint &target, std::string_view export_name,
+		     const nl::Endpoint &path);
+std::string policy_key(const nl::Endpoint &target, std::string_view export_name);
 
 struct RetryEntry {
 	unsigned attempts = 0; /* failed attempts (or reconnects asked for) in a row */

@@ -8,6 +8,7 @@
 
 #include "auth/key.hpp"
 #include "nl/file.hpp"
+#include "engine/reconcile.hpp"
 #include "nl/names.hpp"
 
 namespace rdmablk::daemon {
@@ -104,8 +105,71 @@ json pending_export_json(const ExportConfig &exp, const RetryEntry *retry, Time 
 		{"last_error", last_error_json(retry)}};
 }
 
+json path_json(const nl::PathInfo &p)
+{
+	return {{"id", p.id},
+		{"address", p.target.addr},
+		{"port", p.target.port},
+		{"state", nl::dev_state_name(p.state)},
+		{"standby", p.standby},
+		{"inflight", p.inflight},
+		{"latency_us", p.latency_us},
+		{"commands", p.commands},
+		{"completed", p.completed},
+		{"errors", p.errors},
+		{"requeued", p.requeued},
+		{"failovers", p.failovers},
+		{"last_failover_ms", p.failovers ? json(p.failover_age_ms) : json(nullptr)},
+		{"reconnect_attempt", p.reconnect_attempt},
+		{"next_attempt_ms", p.next_attempt_ms},
+		{"reconnects", p.reconnects},
+		{"last_error", p.last_error ? json(*p.last_error) : json(nullptr)}};
+}
+
+namespace {
+
+/* A configured path the device lacks: "state": "pending", "id" and the counters null. */
+json pending_path_json(const nl::Endpoint &path, bool standby, const RetryEntry *retry, Time now)
+{
+	nl::PathInfo p;
+	p.target = path;
+	p.standby = standby;
+	json out = path_json(p);
+	for (const char *key : {"id", "inflight", "latency_us", "commands", "completed", "errors",
+				"requeued", "failovers", "reconnect_attempt", "next_attempt_ms",
+				"reconnects"})
+		out[key] = nullptr;
+	out["state"] = "pending";
+	out["retry_in_ms"] = retry_in_ms(retry, now);
+	out["last_error"] = last_error_json(retry);
+	return out;
+}
+
+json policy_json(std::uint32_t policy)
+{
+	return policy ? json(nl::mp_policy_name(policy)) : json(nullptr);
+}
+
+} // namespace
+
+void add_pending_paths(json &device, const AttachmentConfig &a, const nl::Device &dev,
+		       const RetryBook &book, Time now)
+{
+	if (dev.paths.empty())
+		return;
+	json &paths = device["paths"];
+	for (const nl::Endpoint &path : all_paths(a))
+		if (!find_path(dev, path))
+			paths.push_back(pending_path_json(
+				path, is_standby(a, path),
+				book.find(path_key(a.target, a.export_name, path)), now));
+}
+
 json device_json(const nl::Device &dev, bool managed)
 {
+	json paths = json::array();
+	for (const nl::PathInfo &p : dev.paths)
+		paths.push_back(path_json(p));
 	return {{"device", "/dev/" + dev.name},
 		{"index", dev.index},
 		{"address", dev.target.addr},
@@ -129,7 +193,9 @@ json device_json(const nl::Device &dev, bool managed)
 		{"reconnect_max", dev.reconnect_max},
 		{"next_attempt_ms", dev.next_attempt_ms},
 		{"last_error", dev.last_error ? json(*dev.last_error) : json(nullptr)},
-		{"managed", managed}};
+		{"managed", managed},
+		{"policy", policy_json(dev.mp_policy)},
+		{"paths", paths}};
 }
 
 namespace {
@@ -191,6 +257,9 @@ json pending_host_json(const HostConfig &host, const RetryEntry *retry, Time now
 
 json pending_json(const AttachmentConfig &a, const RetryEntry *retry, Time now)
 {
+	json paths = json::array();
+	for (const nl::Endpoint &path : all_paths(a))
+		paths.push_back(pending_path_json(path, is_standby(a, path), nullptr, now));
 	return {{"device", nullptr},
 		{"index", nullptr},
 		{"address", a.target.addr},
@@ -215,7 +284,9 @@ json pending_json(const AttachmentConfig &a, const RetryEntry *retry, Time now)
 		{"next_attempt_ms", retry_in_ms(retry, now)},
 		{"retry_in_ms", retry_in_ms(retry, now)},
 		{"last_error", last_error_json(retry)},
-		{"managed", true}};
+		{"managed", true},
+		{"policy", policy_json(a.policy.value_or(0))},
+		{"paths", paths}};
 }
 
 std::optional<IoStats> parse_block_stat(std::string_view text)

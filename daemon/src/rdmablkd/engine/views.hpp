@@ -39,10 +39,33 @@ nlohmann::json host_json(const nl::Host &host, const HostConfig *configured);
 /* A configured host the kernel holds no keys for (yet): "state": "pending", "hmac": null. */
 nlohmann::json pending_host_json(const HostConfig &host, const RetryEntry *retry, Time now);
 
-/* @managed: the configuration names it (rdmablkd keeps it attached). */
+/*
+ * @managed: the configuration names it (rdmablkd keeps it attached).
+ * "policy" (null from a module without multipath) and "paths": each
+ * path_json().
+ */
 nlohmann::json device_json(const nl::Device &dev, bool managed);
 
-/* A configured attachment the kernel has no device for: "state": "pending", "device": null. */
+/*
+ * A path of a device: "id", "address", "port", "state", "standby",
+ * "inflight", "latency_us", "commands", "completed", "errors",
+ * "requeued", "failovers", "last_failover_ms" (null before the first),
+ * "reconnect_attempt", "next_attempt_ms", "reconnects", "last_error".
+ */
+nlohmann::json path_json(const nl::PathInfo &path);
+
+/*
+ * To @device, the JSON of @dev, the paths of attachment @a that @dev
+ * lacks: "state": "pending", with "retry_in_ms" and "last_error" of
+ * their retries in @book. Nothing from a module without multipath.
+ */
+void add_pending_paths(nlohmann::json &device, const AttachmentConfig &a, const nl::Device &dev,
+		       const RetryBook &book, Time now);
+
+/*
+ * A configured attachment the kernel has no device for: "state": "pending",
+ * "device": null; its configured paths pending too.
+ */
 nlohmann::json pending_json(const AttachmentConfig &attachment, const RetryEntry *retry,
 			    Time now);
 

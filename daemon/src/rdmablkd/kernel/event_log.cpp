@@ -31,6 +31,8 @@ private:
 
 int priority_of(const nl::Event &event)
 {
+	if (event.type == RDMABLK_EVENT_PATH_FAILOVER)
+		return LOG_WARNING;
 	if (event.type != RDMABLK_EVENT_DEVICE_STATE || !event.device)
 		return LOG_INFO;
 	switch (event.device->state) {
@@ -59,6 +61,21 @@ void add_device(RecordBuilder &b, const nl::Event &event, const nl::Device &dev)
 		b.add("size", "RDMABLK_SIZE", std::to_string(dev.size));
 	if (dev.last_error && !dev.last_error->empty())
 		b.add("last_error", "RDMABLK_LAST_ERROR", *dev.last_error);
+}
+
+/* The path a path event is about: its id, and its target and state when the device has it. */
+void add_path(RecordBuilder &b, std::uint32_t id, const std::optional<nl::Device> &dev)
+{
+	b.add("path", "RDMABLK_PATH", std::to_string(id));
+	if (!dev)
+		return;
+	for (const nl::PathInfo &p : dev->paths)
+		if (p.id == id) {
+			b.add("path_target", "RDMABLK_PATH_TARGET", nl::to_string(p.target));
+			b.add("path_state", "RDMABLK_PATH_STATE",
+			      nl::dev_state_name(p.state) + (p.standby ? "/standby" : ""));
+			return;
+		}
 }
 
 } // namespace
@@ -97,6 +114,8 @@ LogRecord describe(const nl::Event &event, nlohmann::json &members)
 	}
 	if (event.device)
 		add_device(b, event, *event.device);
+	if (event.path_id)
+		add_path(b, *event.path_id, event.device);
 	if (event.reason)
 		b.add("reason", "RDMABLK_REASON", *event.reason);
 	return record;

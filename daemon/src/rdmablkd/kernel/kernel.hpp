@@ -40,6 +40,10 @@ public:
 	virtual void reconnect(std::uint32_t index) = 0;
 	virtual void dev_set(std::uint32_t index, const nl::DevSetArgs &args) = 0;
 	virtual std::vector<nl::Device> dev_get() = 0;
+	/* Paths of a device: the device with its new path; remove one; standby or active. */
+	virtual nl::Device path_add(const nl::PathArgs &args) = 0;
+	virtual void path_del(const nl::PathArgs &args) = 0;
+	virtual void path_set(const nl::PathArgs &args) = 0;
 	/*
 	 * The target's keys for host @id; @target_key empty: none. @reauth:
 	 * the host's live connections are closed and authenticate again.
@@ -88,6 +92,9 @@ public:
 	void reconnect(std::uint32_t index) override;
 	void dev_set(std::uint32_t index, const nl::DevSetArgs &args) override;
 	std::vector<nl::Device> dev_get() override;
+	nl::Device path_add(const nl::PathArgs &args) override;
+	void path_del(const nl::PathArgs &args) override;
+	void path_set(const nl::PathArgs &args) override;
 	void host_set(const nl::Uuid &id, std::span<const std::uint8_t> key,
 		      std::span<const std::uint8_t> target_key, bool reauth) override;
 	void host_del(const nl::Uuid &id) override;

@@ -121,4 +121,19 @@ std::vector<nl::Device> NlKernel::dev_get()
 	return call([](nl::Client &c) { return c.dev_get(); });
 }
 
+nl::Device NlKernel::path_add(const nl::PathArgs &args)
+{
+	return call([&](nl::Client &c) { return c.path_add(args); });
+}
+
+void NlKernel::path_del(const nl::PathArgs &args)
+{
+	call([&](nl::Client &c) { c.path_del(args); });
+}
+
+void NlKernel::path_set(const nl::PathArgs &args)
+{
+	call([&](nl::Client &c) { c.path_set(args); });
+}
+
 } // namespace rdmablk::daemon
