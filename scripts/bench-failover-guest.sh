@@ -10,8 +10,10 @@
 # its RDMA device (rdma link del rxe0: a signalled loss, as a pulled HCA or
 # a dead port), and the I/O pause is the longest gap between two
 # completions from 100 ms before the cut to the end of the run. Then rxe0
-# comes back, both paths are live again, and the next cut follows; the
-# stacks alternate cut by cut.
+# comes back, both paths are live again (nvme-rdma deletes the controller
+# of a removed RDMA device rather than reconnecting it, and nvmet-rdma
+# its listener: both are set up again here, as an admin would), and the
+# next cut follows; the stacks alternate cut by cut.
 #
 # Settings (environment, passed through by scripts/bench-failover):
 #   RDMABLK_FAILOVER_CUTS   cuts per stack (default 10)
@@ -91,9 +93,7 @@ setup_nvme() {
 		echo "$addr" >"$p/addr_traddr"
 		echo "$NVME_PORT" >"$p/addr_trsvcid"
 		ln -s "$s" "$p/subsystems/$NQN"
-		nvme connect -t rdma -a "$addr" -s "$NVME_PORT" -n "$NQN" \
-			--hostnqn="$HOSTNQN" --hostid="$HOSTID" --nr-io-queues=1 \
-			--reconnect-delay=1 --keep-alive-tmo=2 --ctrl-loss-tmo=600 >/dev/null
+		nvme_connect "$addr" || fail "nvme connect to $addr failed"
 		n=$((n + 1))
 	done
 	wait_for -t 30 nvme_head || fail "no multipath disk for $NQN"
@@ -116,11 +116,33 @@ rdmablk_paths_live() {
 	grep -c ' live ' "/sys/block/${RB_DEV#/dev/}/rdmablk/paths"
 }
 
-# both_live STACK: both paths of STACK are live.
+# nvme_connect ADDR: a controller of the subsystem at ADDR.
+nvme_connect() {
+	nvme connect -t rdma -a "$1" -s "$NVME_PORT" -n "$NQN" \
+		--hostnqn="$HOSTNQN" --hostid="$HOSTID" --nr-io-queues=1 \
+		--reconnect-delay=1 --keep-alive-tmo=2 --ctrl-loss-tmo=600 >/dev/null 2>&1
+}
+
+# nvme_has_path ADDR: a controller of the subsystem connects to ADDR.
+nvme_has_path() {
+	local c
+	for c in /sys/class/nvme/nvme*; do
+		[ "$(cat "$c/subsysnqn" 2>/dev/null)" = "$NQN" ] || continue
+		grep -q "traddr=$1," "$c/address" 2>/dev/null && return 0
+	done
+	return 1
+}
+
+# both_live STACK: both paths of STACK are live. nvme-rdma deletes a
+# controller whose RDMA device goes away (it does not reconnect it): its
+# path is connected again, as an admin would, once the port is back.
 both_live() {
 	case $1 in
 	rdmablk) [ "$(rdmablk_paths_live)" = 2 ] ;;
-	nvme) [ "$(nvme_paths_live)" = 2 ] ;;
+	nvme)
+		nvme_has_path "$TARGET_ADDR" || nvme_connect "$TARGET_ADDR" || return 1
+		[ "$(nvme_paths_live)" = 2 ]
+		;;
 	esac
 }
 
@@ -140,6 +162,11 @@ one_cut() {
 	wait "$fio_pid" || fail "$stack: fio failed across cut $n: $(tail -5 "$log.fio.txt")"
 	rdma link add rxe0 type rxe netdev "$RXE0_NIC" || fail "cannot re-add rxe0"
 	wait_for -t 30 rdma_port_active rxe0 || fail "rxe0 did not come back"
+	# nvmet-rdma drops the listener of a removed RDMA device for good (the
+	# rdmablk target listens again by itself): relink the port to the
+	# subsystem, which enables it again.
+	rm "$NVMET/ports/1/subsystems/$NQN"
+	ln -s "$NVMET/subsystems/$NQN" "$NVMET/ports/1/subsystems/$NQN"
 	# fio names the completion latency log NAME_clat.1.log (one job).
 	awk -v cut="$cut" -v stack="$stack" -v n="$n" -F', *' '
 		$1 >= cut - 100 { if (prev) { gap = $1 - prev; if (gap > max) max = gap }
