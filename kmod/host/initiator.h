@@ -408,7 +408,8 @@ enum {
  *	dispatcher (rdmablk_idev_select_path())
  * @next_path_id: the id the next path gets
  * @policy: enum rdmablk_mp_policy
- * @rr: round-robin position
+ * @rr: grows by one a request sent with several paths: round-robin's
+ *	turn, and where the policies start looking (ties take turns)
  * @paths_lock: serialises adding and removing paths with each other and
  *	with detach; held across connecting a new path
  * @tag_set: blk-mq tags

@@ -108,8 +108,7 @@ struct rdmablk_ipath *rdmablk_idev_select_path(struct rdmablk_idev *idev,
 	if (n == 1)
 		return cand[0].usable ? paths[0] : NULL;
 	pick = rdmablk_mp_choose(READ_ONCE(idev->policy), cand, n,
-				 READ_ONCE(idev->policy) == RDMABLK_MP_ROUND_ROBIN ?
-				 atomic_inc_return(&idev->rr) : 0);
+				 atomic_inc_return(&idev->rr));
 	return pick < 0 ? NULL : paths[pick];
 }
 

@@ -172,26 +172,30 @@ u32 rdmablk_dev_state_of_paths(u32 old, const u32 *path_states, u32 n)
  * @policy: enum rdmablk_mp_policy
  * @cand: the paths
  * @n: how many
- * @rr: a counter that grows by one a request, for round-robin
+ * @rr: a counter that grows by one a request: round-robin's turn, and
+ *	where the others start looking
  *
  * Among the usable paths not on standby, or if there is none the usable
  * ones on standby: the one with the fewest requests in flight
  * (queue-depth, and any unknown policy), the lowest moving average of
  * latency (min-latency; one without a sample yet is lowest, so it gets
- * one), or the next in turn (round-robin). Ties go to the first.
+ * one), or the next in turn (round-robin). Ties go to the first from
+ * path @rr % @n on: equally loaded paths take turns, so that a light load
+ * (where each request completes before the next is sent) uses them all.
  *
  * Return: its index in @cand, or -1 when none is usable.
  */
 int rdmablk_mp_choose(u32 policy, const struct rdmablk_mp_cand *cand, u32 n,
 		      u32 rr)
 {
-	u32 i, standby, count;
+	u32 i, k, standby, count;
 	int best;
 
 	for (standby = 0; standby < 2; standby++) {
 		best = -1;
 		count = 0;
-		for (i = 0; i < n; i++) {
+		for (k = 0; k < n; k++) {
+			i = (k + rr) % n;
 			if (!cand[i].usable || cand[i].standby != standby)
 				continue;
 			count++;

@@ -155,7 +155,10 @@ static void rdmablk_state_of_paths(struct kunit *test)
 			RDMABLK_DEV_DELETING);
 }
 
-/* queue-depth: the fewest in flight, the first on a tie; never unusable. */
+/*
+ * queue-depth: the fewest in flight, never an unusable one; on a tie the
+ * first from @rr on, so that equally loaded paths take turns.
+ */
 static void rdmablk_mp_queue_depth(struct kunit *test)
 {
 	struct rdmablk_mp_cand c[3] = {
@@ -165,10 +168,14 @@ static void rdmablk_mp_queue_depth(struct kunit *test)
 	};
 
 	KUNIT_EXPECT_EQ(test, rdmablk_mp_choose(RDMABLK_MP_QUEUE_DEPTH, c, 3, 0), 1);
+	KUNIT_EXPECT_EQ(test, rdmablk_mp_choose(RDMABLK_MP_QUEUE_DEPTH, c, 3, 2), 1);
 	c[0].inflight = 1;
 	KUNIT_EXPECT_EQ(test, rdmablk_mp_choose(RDMABLK_MP_QUEUE_DEPTH, c, 3, 0), 0);
+	KUNIT_EXPECT_EQ(test, rdmablk_mp_choose(RDMABLK_MP_QUEUE_DEPTH, c, 3, 1), 1);
+	/* From the unusable third on: the first usable after it. */
+	KUNIT_EXPECT_EQ(test, rdmablk_mp_choose(RDMABLK_MP_QUEUE_DEPTH, c, 3, 2), 0);
 	/* An unknown policy chooses as queue-depth does. */
-	KUNIT_EXPECT_EQ(test, rdmablk_mp_choose(99, c, 3, 0), 0);
+	KUNIT_EXPECT_EQ(test, rdmablk_mp_choose(99, c, 3, 1), 1);
 	c[0].usable = false;
 	c[1].usable = false;
 	KUNIT_EXPECT_EQ(test, rdmablk_mp_choose(RDMABLK_MP_QUEUE_DEPTH, c, 3, 0), -1);
@@ -185,6 +192,7 @@ static void rdmablk_mp_min_latency(struct kunit *test)
 	};
 
 	KUNIT_EXPECT_EQ(test, rdmablk_mp_choose(RDMABLK_MP_MIN_LATENCY, c, 3, 0), 1);
+	KUNIT_EXPECT_EQ(test, rdmablk_mp_choose(RDMABLK_MP_MIN_LATENCY, c, 3, 2), 1);
 	c[2].latency_ns = 0;
 	KUNIT_EXPECT_EQ(test, rdmablk_mp_choose(RDMABLK_MP_MIN_LATENCY, c, 3, 0), 2);
 }
@@ -219,6 +227,7 @@ static void rdmablk_mp_standby(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, rdmablk_mp_choose(policy, c, 3, 1), 0);
 	c[0].usable = false;
 	KUNIT_EXPECT_EQ(test, rdmablk_mp_choose(RDMABLK_MP_QUEUE_DEPTH, c, 3, 0), 1);
+	KUNIT_EXPECT_EQ(test, rdmablk_mp_choose(RDMABLK_MP_QUEUE_DEPTH, c, 3, 2), 1);
 	KUNIT_EXPECT_EQ(test, rdmablk_mp_choose(RDMABLK_MP_ROUND_ROBIN, c, 3, 1), 2);
 }
 
