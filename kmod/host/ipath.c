@@ -372,9 +372,9 @@ int rdmablk_idev_path_del(const struct rdmablk_path_req *req,
 			  struct netlink_ext_ack *extack)
 {
 	struct rdmablk_ipath *paths[RDMABLK_MAX_PATHS];
-	struct rdmablk_ipath *path, *other;
+	struct rdmablk_ipath *path;
 	struct rdmablk_idev *idev;
-	u32 i, n, state, others = 0;
+	u32 state;
 	int ret = 0;
 
 	idev = rdmablk_idev_get_locked(req->index);
@@ -388,12 +388,8 @@ int rdmablk_idev_path_del(const struct rdmablk_path_req *req,
 		ret = -ENOENT;
 		goto out_unlock;
 	}
-	n = rdmablk_idev_paths(idev, paths);
-	for (i = 0; i < n; i++) {
-		other = paths[i];
-		others += other != path;
-	}
-	if (!others) {
+	/* @path is one of them. */
+	if (rdmablk_idev_paths(idev, paths) == 1) {
 		NL_SET_ERR_MSG(extack, "this is the device's last path: detach the device instead");
 		ret = -EBUSY;
 		goto out_unlock;
