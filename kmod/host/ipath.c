@@ -359,6 +359,40 @@ out_unlock:
 }
 
 /**
+ * rdmablk_idev_get_path_locked() - the path a PATH_DEL or PATH_SET names
+ * @req: which device, which address
+ * @extack: where a failure is explained
+ *
+ * Context: Process. Returns the path with its device's paths_lock held,
+ * taken by rdmablk_idev_get_locked(): that lock is what keeps the path and
+ * its device (->idev) from being freed (there is no reference to put), and
+ * the caller releases it when done with both. Returns NULL with no lock
+ * held.
+ *
+ * Return: the path, or NULL (-ENOENT: no such device, or no path of it to
+ * that address).
+ */
+static struct rdmablk_ipath *
+rdmablk_idev_get_path_locked(const struct rdmablk_path_req *req,
+			     struct netlink_ext_ack *extack)
+{
+	struct rdmablk_ipath *path;
+	struct rdmablk_idev *idev;
+
+	idev = rdmablk_idev_get_locked(req->index);
+	if (!idev) {
+		NL_SET_ERR_MSG(extack, "no attached device with this index");
+		return NULL;
+	}
+	path = rdmablk_idev_find_path(idev, &req->addr);
+	if (!path) {
+		NL_SET_ERR_MSG(extack, "the device has no path to this address");
+		mutex_unlock(&idev->paths_lock);
+	}
+	return path;
+}
+
+/**
  * rdmablk_idev_path_del() - PATH_DEL: remove a path of a device
  * @req: which device, which address
  * @extack: where a failure is explained
@@ -377,17 +411,11 @@ int rdmablk_idev_path_del(const struct rdmablk_path_req *req,
 	u32 state;
 	int ret = 0;
 
-	idev = rdmablk_idev_get_locked(req->index);
-	if (!idev) {
-		NL_SET_ERR_MSG(extack, "no attached device with this index");
+	path = rdmablk_idev_get_path_locked(req, extack);
+	if (!path)
 		return -ENOENT;
-	}
-	path = rdmablk_idev_find_path(idev, &req->addr);
-	if (!path) {
-		NL_SET_ERR_MSG(extack, "the device has no path to this address");
-		ret = -ENOENT;
-		goto out_unlock;
-	}
+	/* The device outlives @path, freed below, while paths_lock is held. */
+	idev = path->idev;
 	/* @path is one of them. */
 	if (rdmablk_idev_paths(idev, paths) == 1) {
 		NL_SET_ERR_MSG(extack, "this is the device's last path: detach the device instead");
@@ -419,24 +447,16 @@ int rdmablk_idev_path_set(const struct rdmablk_path_req *req,
 {
 	struct rdmablk_ipath *path;
 	struct rdmablk_idev *idev;
-	int ret = 0;
 
-	idev = rdmablk_idev_get_locked(req->index);
-	if (!idev) {
-		NL_SET_ERR_MSG(extack, "no attached device with this index");
+	path = rdmablk_idev_get_path_locked(req, extack);
+	if (!path)
 		return -ENOENT;
-	}
-	path = rdmablk_idev_find_path(idev, &req->addr);
-	if (path) {
-		WRITE_ONCE(path->standby, req->standby);
-		pr_info("%s: path %u to %pISpc is %s\n", idev->name, path->id,
-			&path->addr, req->standby ? "on standby" : "active");
-		rdmablk_idev_event(idev, RDMABLK_EVENT_PATH_STATE, path,
-				   req->standby ? "standby" : "active");
-	} else {
-		NL_SET_ERR_MSG(extack, "the device has no path to this address");
-		ret = -ENOENT;
-	}
+	idev = path->idev;
+	WRITE_ONCE(path->standby, req->standby);
+	pr_info("%s: path %u to %pISpc is %s\n", idev->name, path->id,
+		&path->addr, req->standby ? "on standby" : "active");
+	rdmablk_idev_event(idev, RDMABLK_EVENT_PATH_STATE, path,
+			   req->standby ? "standby" : "active");
 	mutex_unlock(&idev->paths_lock);
-	return ret;
+	return 0;
 }
