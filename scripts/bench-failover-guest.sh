@@ -25,6 +25,8 @@ set -eEuo pipefail
 
 # shellcheck source=../tests/vm/lib.sh
 . "${VM_LIB:?run this through scripts/bench-failover (scripts/vm/run-script)}"
+# shellcheck source=bench-nvme.sh
+. "$(dirname "${BASH_SOURCE[0]}")/bench-nvme.sh"
 trap 'printf "ERROR: %s:%s: command failed with status %s: %s\n" "${BASH_SOURCE[0]}" "$LINENO" "$?" "$BASH_COMMAND" >&2' ERR
 
 CUTS=${RDMABLK_FAILOVER_CUTS:-10}
@@ -33,10 +35,6 @@ ADDR2=198.51.100.1
 PEER2=198.51.100.2
 EXPORT=failover
 NQN=nqn.2026-11.org.example:rdmablk-failover
-NVME_PORT=4420
-NVMET=/sys/kernel/config/nvmet
-HOSTID=5d1e0b5a-0c1b-4b7e-9d2a-6f0e8a7c3b21
-HOSTNQN=nqn.2014-08.org.nvmexpress:uuid:$HOSTID
 # Each run: fio for this long; the cut at CUT_AT seconds into it.
 RUN_S=8
 CUT_AT=3
@@ -56,20 +54,6 @@ setup_rdmablk() {
 	nl path-add "$RB_DEV" "$ADDR2" >/dev/null
 	wait_for -t 30 test -b "$RB_DEV" || fail "$RB_DEV did not appear"
 	log "rdmablk: $RB_DEV, paths: $(tr '\n' ';' <"/sys/block/${RB_DEV#/dev/}/rdmablk/paths")"
-}
-
-nvme_head() {
-	local b
-	for b in /sys/block/nvme*n*; do
-		[ -e "$b" ] || continue
-		b=${b##*/}
-		[[ $b =~ ^nvme[0-9]+n[0-9]+$ ]] || continue
-		[ "$(cat "/sys/block/$b/device/subsysnqn" 2>/dev/null ||
-			cat "/sys/block/$b/device/subsystem/subsysnqn" 2>/dev/null)" = "$NQN" ] || continue
-		echo "/dev/$b"
-		return 0
-	done
-	return 1
 }
 
 setup_nvme() {
@@ -96,8 +80,8 @@ setup_nvme() {
 		nvme_connect "$addr" || fail "nvme connect to $addr failed"
 		n=$((n + 1))
 	done
-	wait_for -t 30 nvme_head || fail "no multipath disk for $NQN"
-	NV_DEV=$(nvme_head)
+	wait_for -t 30 nvme_block_dev "$NQN" || fail "no multipath disk for $NQN"
+	NV_DEV=$(nvme_block_dev "$NQN")
 	wait_for -t 10 test -b "$NV_DEV"
 	log "nvme: $NV_DEV over $(nvme_paths_live)"
 }

@@ -24,6 +24,8 @@ set -eEuo pipefail
 
 # shellcheck source=../tests/vm/lib.sh
 . "${VM_LIB:?run this through scripts/bench (scripts/vm/run-script)}"
+# shellcheck source=bench-nvme.sh
+. "$(dirname "${BASH_SOURCE[0]}")/bench-nvme.sh"
 trap 'printf "ERROR: %s:%s: command failed with status %s: %s\n" "${BASH_SOURCE[0]}" "$LINENO" "$?" "$BASH_COMMAND" >&2' ERR
 
 RUNTIME=${RDMABLK_BENCH_RUNTIME:-20}
@@ -60,11 +62,6 @@ PROFILES=(
 
 EXPORT=bench
 NQN=nqn.2026-11.org.example:rdmablk-bench
-NVME_PORT=4420
-NVMET=/sys/kernel/config/nvmet
-# Fixed host identities, so nothing depends on the host's machine-id.
-HOSTID=5d1e0b5a-0c1b-4b7e-9d2a-6f0e8a7c3b21
-HOSTNQN=nqn.2014-08.org.nvmexpress:uuid:$HOSTID
 # Same queue shape for both stacks: one I/O queue per vCPU, 128 deep, and
 # one poll queue besides.
 QUEUES=$(nproc)
@@ -112,20 +109,6 @@ teardown_rdmablk() {
 	unload_rdmablk
 }
 
-nvme_block_dev() {
-	local b
-	for b in /sys/block/nvme*n*; do
-		[ -e "$b" ] || continue
-		b=${b##*/}
-		# nvmeXcYnZ are the hidden per-path disks under native multipath.
-		[[ $b =~ ^nvme[0-9]+n[0-9]+$ ]] || continue
-		[ "$(cat "/sys/block/$b/device/subsysnqn" 2>/dev/null)" = "$NQN" ] || continue
-		echo "/dev/$b"
-		return 0
-	done
-	return 1
-}
-
 setup_nvme() {
 	local s=$NVMET/subsystems/$NQN p=$NVMET/ports/1
 	modprobe -a nvmet nvmet_rdma nvme_rdma
@@ -144,8 +127,8 @@ setup_nvme() {
 		--hostnqn="$HOSTNQN" --hostid="$HOSTID" \
 		--nr-io-queues="$QUEUES" --nr-poll-queues="$POLL_QUEUES" \
 		--queue-size="$QDEPTH" >/dev/null
-	wait_for -t 30 nvme_block_dev || fail "no block device for $NQN after nvme connect"
-	NV_DEV=$(nvme_block_dev)
+	wait_for -t 30 nvme_block_dev "$NQN" || fail "no block device for $NQN after nvme connect"
+	NV_DEV=$(nvme_block_dev "$NQN")
 	wait_for -t 10 test -b "$NV_DEV"
 	log "nvme-rdma: $NV_DEV"
 }
