@@ -229,8 +229,8 @@ static int rdmablk_idev_attach(const struct rdmablk_attach_req *req,
 		goto out_free_disk;
 	}
 	rdmablk_ipath_arm(path, &path->ka_work,
-			  idev->tmo.keepalive_tmo * HZ / 2, RDMABLK_DEV_LIVE,
-			  false);
+			  rdmablk_ka_interval(idev->tmo.keepalive_tmo),
+			  RDMABLK_DEV_LIVE, false);
 	set_bit(RDMABLK_IDEV_ADDING, &idev->flags);
 	queue_work(rdmablk_wq, &idev->add_work);
 	set_bit(RDMABLK_IDEV_ATTACHED, &idev->flags);

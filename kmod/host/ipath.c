@@ -346,7 +346,7 @@ int rdmablk_idev_path_add(const struct rdmablk_path_req *req,
 		goto out_unlock;
 	}
 	rdmablk_ipath_arm(path, &path->ka_work,
-			  READ_ONCE(idev->tmo.keepalive_tmo) * HZ / 2,
+			  rdmablk_ka_interval(READ_ONCE(idev->tmo.keepalive_tmo)),
 			  RDMABLK_DEV_LIVE, false);
 	rdmablk_idev_path_live(idev);
 	pr_info("%s: path %u to %pISpc added%s\n", idev->name, path->id,

@@ -134,12 +134,12 @@ static void rdmablk_iqueue_ka_send_done(struct ib_cq *cq, struct ib_wc *wc)
  * @queue: the queue
  * @kato: keep-alive timeout, in jiffies
  *
- * Sends a keep-alive with the reserved credit, unless a response arrived
- * in the last half interval (traffic proves both ends alive) or one is
- * still outstanding and younger than @kato.
+ * Sends a keep-alive with the reserved credit when the queue has been
+ * quiet for a look's interval and none is outstanding (rdmablk_ka_check():
+ * traffic proves both ends alive).
  *
- * Return: 0; -ETIMEDOUT when neither a keep-alive response nor any other
- * response arrived for @kato; a posting error.
+ * Return: 0; -ETIMEDOUT when nothing arrived for @kato and the keep-alive
+ * outstanding had half of it to be answered; a posting error.
  */
 int rdmablk_iqueue_keepalive(struct rdmablk_iqueue *queue, unsigned long kato)
 {
@@ -170,14 +170,16 @@ int rdmablk_iqueue_keepalive(struct rdmablk_iqueue *queue, unsigned long kato)
 		rdmablk_iqueue_poll(queue);
 		last_rx = READ_ONCE(queue->last_rx);
 	}
-	if (test_bit(RDMABLK_IQ_KA_PENDING, &queue->flags)) {
-		if (time_after(jiffies, queue->ka_sent + kato) &&
-		    time_after(jiffies, last_rx + kato))
-			return -ETIMEDOUT;
+	switch (rdmablk_ka_check(jiffies, last_rx, queue->ka_sent,
+				 test_bit(RDMABLK_IQ_KA_PENDING, &queue->flags),
+				 kato)) {
+	case RDMABLK_KA_LOST:
+		return -ETIMEDOUT;
+	case RDMABLK_KA_WAIT:
 		return 0;
+	case RDMABLK_KA_SEND:
+		break;
 	}
-	if (time_before(jiffies, last_rx + kato / 2))
-		return 0;
 	rdmablk_cmd_encode(&queue->cmd_buf[tag], &c);
 	ib_dma_sync_single_for_device(queue->dev, sge.addr, sge.length,
 				      DMA_TO_DEVICE);

@@ -552,8 +552,8 @@ void rdmablk_ipath_ka_work(struct work_struct *work)
 			goto out_unlock;
 		}
 	}
-	/* Look twice per interval: a loss is noticed within 1.5 intervals. */
-	rdmablk_ipath_arm(path, &path->ka_work, kato * HZ / 2,
+	/* A loss is noticed within 1.25 timeouts (rdmablk_ka_check()). */
+	rdmablk_ipath_arm(path, &path->ka_work, rdmablk_ka_interval(kato),
 			  RDMABLK_DEV_LIVE, false);
 out_unlock:
 	mutex_unlock(&path->recovery_lock);
@@ -898,7 +898,7 @@ void rdmablk_ipath_reconnect_work(struct work_struct *work)
 		rdmablk_idev_resize(idev, path->queues[0].open_info.size);
 	rdmablk_idev_path_live(idev);
 	rdmablk_ipath_arm(path, &path->ka_work,
-			  READ_ONCE(idev->tmo.keepalive_tmo) * HZ / 2,
+			  rdmablk_ka_interval(READ_ONCE(idev->tmo.keepalive_tmo)),
 			  RDMABLK_DEV_LIVE, false);
 	pr_info("%s: reconnected to %pISpc (path %u) after %u attempt%s\n",
 		idev->name, &path->addr, path->id, attempt,

@@ -219,3 +219,34 @@ int rdmablk_mp_choose(u32 policy, const struct rdmablk_mp_cand *cand, u32 n,
 	}
 	return -1;
 }
+
+/**
+ * rdmablk_ka_check() - the keep-alive rule of one queue
+ * @now: jiffies
+ * @last_rx: when the queue last received anything from the peer
+ * @ka_sent: when its keep-alive was sent, if @ka_pending
+ * @ka_pending: a keep-alive is outstanding
+ * @kato: the keep-alive timeout, in jiffies
+ *
+ * Any receive proves the peer alive. A queue quiet for a look's interval
+ * (rdmablk_ka_interval(), a quarter of @kato) sends a keep-alive; the peer
+ * is lost once nothing at all came from it for @kato and the keep-alive
+ * has had half of @kato to be answered. Looked at every interval, a peer
+ * that falls silent is found lost between @kato and 1.25 @kato later, busy
+ * or idle: within the timeout and a quarter, never before the timeout.
+ *
+ * Return: what to do now.
+ */
+enum rdmablk_ka_action rdmablk_ka_check(unsigned long now,
+					unsigned long last_rx,
+					unsigned long ka_sent, bool ka_pending,
+					unsigned long kato)
+{
+	if (ka_pending)
+		return time_after(now, last_rx + kato) &&
+		       time_after(now, ka_sent + kato / 2) ?
+		       RDMABLK_KA_LOST : RDMABLK_KA_WAIT;
+	if (time_before(now, last_rx + kato / 4))
+		return RDMABLK_KA_WAIT;
+	return RDMABLK_KA_SEND;
+}

@@ -8,6 +8,8 @@
 #define RDMABLK_HOST_STATE_H
 
 #include <linux/blk_types.h>
+#include <linux/jiffies.h>
+#include <linux/minmax.h>
 #include <linux/types.h>
 
 /*
@@ -39,5 +41,37 @@ struct rdmablk_mp_cand {
 int rdmablk_mp_choose(u32 policy, const struct rdmablk_mp_cand *cand, u32 n,
 		      u32 rr);
 blk_status_t rdmablk_status_to_blk(u16 status);
+
+/**
+ * enum rdmablk_ka_action - what a keep-alive look at a queue leads to
+ * @RDMABLK_KA_WAIT: the peer spoke lately, or the keep-alive sent may
+ *	still be answered
+ * @RDMABLK_KA_SEND: the queue was quiet for a look's interval: send one
+ * @RDMABLK_KA_LOST: the peer has been silent for the keep-alive timeout
+ */
+enum rdmablk_ka_action {
+	RDMABLK_KA_WAIT,
+	RDMABLK_KA_SEND,
+	RDMABLK_KA_LOST,
+};
+
+enum rdmablk_ka_action rdmablk_ka_check(unsigned long now,
+					unsigned long last_rx,
+					unsigned long ka_sent, bool ka_pending,
+					unsigned long kato);
+
+/**
+ * rdmablk_ka_interval() - how often a live path's queues are looked at
+ * @kato_s: the keep-alive timeout, in seconds
+ *
+ * A quarter of the timeout, so that a silent peer is noticed at most a
+ * quarter of it after the timeout (rdmablk_ka_check()).
+ *
+ * Return: the interval in jiffies, at least one.
+ */
+static inline unsigned long rdmablk_ka_interval(u32 kato_s)
+{
+	return max_t(unsigned long, (unsigned long)kato_s * HZ / 4, 1);
+}
 
 #endif /* RDMABLK_HOST_STATE_H */

@@ -3,7 +3,8 @@
  * KUnit tests for state.c: the device state table holds exactly the legal
  * changes (DELETING is terminal; only a connect makes a device LIVE), and
  * every wire status ends a request with a status this side knows, and
- * the states' names.
+ * the states' names, which path a request takes, and when keep-alive
+ * finds a silent peer lost.
  */
 #include <kunit/test.h>
 #include <linux/rdmablk.h>
@@ -231,6 +232,65 @@ static void rdmablk_mp_standby(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rdmablk_mp_choose(RDMABLK_MP_ROUND_ROBIN, c, 3, 1), 2);
 }
 
+/*
+ * The keep-alive rule: a peer that falls silent at T, looked at every
+ * quarter of the timeout from any phase, busy (the last receive at T) or
+ * idle (its last keep-alive answered at T), is found lost no earlier than
+ * T + kato and no later than T + 1.25 kato (and a look's jitter).
+ */
+static void rdmablk_state_keepalive(struct kunit *test)
+{
+	const unsigned long kato = 2000, step = kato / 4, t = 100000;
+	unsigned long phase, now, ka_sent, lost_at;
+	bool pending;
+
+	/* Spoken lately: wait; quiet for a quarter: send. */
+	KUNIT_EXPECT_EQ(test, rdmablk_ka_check(t + step - 1, t, 0, false, kato),
+			RDMABLK_KA_WAIT);
+	KUNIT_EXPECT_EQ(test, rdmablk_ka_check(t + step, t, 0, false, kato),
+			RDMABLK_KA_SEND);
+	/* Outstanding: never lost before the timeout, nor before half of it
+	 * went by since the keep-alive was sent.
+	 */
+	KUNIT_EXPECT_EQ(test, rdmablk_ka_check(t + kato, t, t + step, true, kato),
+			RDMABLK_KA_WAIT);
+	KUNIT_EXPECT_EQ(test, rdmablk_ka_check(t + kato + 1, t, t + step, true, kato),
+			RDMABLK_KA_LOST);
+	KUNIT_EXPECT_EQ(test, rdmablk_ka_check(t + kato + 1, t, t + kato, true, kato),
+			RDMABLK_KA_WAIT);
+	/* A keep-alive sent long after the last receive still gets half. */
+	KUNIT_EXPECT_EQ(test, rdmablk_ka_check(t + 10 * kato, t, t + 10 * kato - kato / 2,
+					       true, kato), RDMABLK_KA_WAIT);
+	/* Wraparound of jiffies. */
+	KUNIT_EXPECT_EQ(test, rdmablk_ka_check(kato / 2, -kato, -step, true, kato),
+			RDMABLK_KA_LOST);
+
+	for (phase = 0; phase < step; phase += 7) {
+		pending = false;
+		ka_sent = 0;
+		lost_at = 0;
+		for (now = t + phase; now < t + 3 * kato; now += step) {
+			switch (rdmablk_ka_check(now, t, ka_sent, pending, kato)) {
+			case RDMABLK_KA_SEND:
+				pending = true;
+				ka_sent = now;
+				break;
+			case RDMABLK_KA_LOST:
+				lost_at = now;
+				break;
+			case RDMABLK_KA_WAIT:
+				break;
+			}
+			if (lost_at)
+				break;
+		}
+		KUNIT_EXPECT_GT_MSG(test, lost_at, t + kato, "phase %lu", phase);
+		KUNIT_EXPECT_LE_MSG(test, lost_at, t + kato + step, "phase %lu", phase);
+	}
+	KUNIT_EXPECT_EQ(test, rdmablk_ka_interval(2), 2 * HZ / 4);
+	KUNIT_EXPECT_EQ(test, rdmablk_ka_interval(0), 1UL);
+}
+
 static struct kunit_case rdmablk_state_cases[] = {
 	KUNIT_CASE(rdmablk_state_table),
 	KUNIT_CASE(rdmablk_state_deleting_terminal),
@@ -241,6 +301,7 @@ static struct kunit_case rdmablk_state_cases[] = {
 	KUNIT_CASE(rdmablk_mp_min_latency),
 	KUNIT_CASE(rdmablk_mp_round_robin),
 	KUNIT_CASE(rdmablk_mp_standby),
+	KUNIT_CASE(rdmablk_state_keepalive),
 	{}
 };
 
