@@ -149,7 +149,8 @@ vm_pick_port() {
 }
 
 # vm_link_up SECONDS: a private network namespace holding a bridge with two
-# tap ports, tap0 and tap1, for the two guests' NICs. Sets VM_LINK_NS (the
+# tap ports, tap0 and tap1, for the two guests' NICs, and a second bridge
+# with tap2 and tap3 for their second NICs (VM_LINKS=2). Sets VM_LINK_NS (the
 # path of the namespace) and VM_LINK_PID (the process keeping it alive; it
 # ends by itself after SECONDS, so an interrupted run leaks nothing for
 # long). The host kernel's bridge moves the frames: a slow guest loses
@@ -175,12 +176,15 @@ vm_link_up() {
 	if ! vm_alive "$VM_LINK_PID" ||
 		! nsenter --net="$ns" sh -e -c '
 			ip link set lo up
-			ip link add br0 type bridge stp_state 0 forward_delay 0
-			for t in tap0 tap1; do
-				ip tuntap add dev $t mode tap
-				ip link set $t mtu 9000 master br0 up
-			done
-			ip link set br0 up' >/dev/null 2>&1; then
+			for b in "br0 tap0 tap1" "br1 tap2 tap3"; do
+				set -- $b
+				ip link add $1 type bridge stp_state 0 forward_delay 0
+				for t in $2 $3; do
+					ip tuntap add dev $t mode tap
+					ip link set $t mtu 9000 master $1 up
+				done
+				ip link set $1 up
+			done' >/dev/null 2>&1; then
 		vm_link_down
 		return 1
 	fi
@@ -221,10 +225,11 @@ vm_write_conf() {
 }
 
 # vm_qemu_argv NAME RESULTS_DIR SHARED_DIR NET SERIAL SMP
-#   NET:    none | tap:IFNAME (a port of the bridge vm_link_up made; QEMU
-#           runs in that namespace) | udp:LOCAL_PORT:PEER_PORT (a
-#           point-to-point link over UDP on 127.0.0.1, where namespaces or
-#           tap devices are not available)
+#   NET:    none, or one NIC's link, or two joined by a comma (the second
+#           NIC's MAC ends in :03:0N instead of :02:0N): tap:IFNAME (a port
+#           of a bridge vm_link_up made; QEMU runs in that namespace) or
+#           udp:LOCAL_PORT:PEER_PORT (a point-to-point link over UDP on
+#           127.0.0.1, where namespaces or tap devices are not available)
 #   SERIAL: file (console.log in RESULTS_DIR) | stream (stdout + console.log)
 #           | interactive (terminal, Ctrl-A X quits)
 # Sets the array VM_ARGV.
@@ -262,7 +267,7 @@ vm_qemu_argv() {
 		-fsdev "local,id=fsshared,path=$shared,security_model=none,multidevs=remap"
 		-device virtio-9p-pci,fsdev=fsshared,mount_tag=shared
 	)
-	[ "$name" = target ] && mac=52:54:00:c0:02:01 || mac=52:54:00:c0:02:02
+	[ "$name" = target ] && mac=01 || mac=02
 	# A disk that outlives the guest (vm_power_cycle): host file, raw.
 	if [ -e "$dir/disk.img" ]; then
 		# shellcheck disable=SC2054 # commas separate QEMU sub-options
@@ -276,20 +281,22 @@ vm_qemu_argv() {
 		VM_ARGV+=(-drive "file=$dir/rootdisk.img,if=none,id=rootdisk,format=raw,cache=writeback"
 			-device virtio-blk-pci,drive=rootdisk,serial=rdmablk-root)
 	fi
-	case $net in
-	none) ;;
-	tap:*)
-		VM_ARGV=(nsenter --net="$VM_LINK_NS" -- "${VM_ARGV[@]}"
-			-netdev "tap,id=n0,ifname=${net#tap:},script=no,downscript=no"
-			-device "virtio-net-pci,netdev=n0,mac=$mac")
-		;;
-	udp:*)
-		local ports=${net#udp:}
-		VM_ARGV+=(-netdev "socket,id=n0,udp=127.0.0.1:${ports#*:},localaddr=127.0.0.1:${ports%%:*}"
-			-device "virtio-net-pci,netdev=n0,mac=$mac")
-		;;
-	*) vm_die "internal: bad NET '$net'" ;;
-	esac
+	local link i=0 ports
+	[ "$net" = none ] || for link in ${net//,/ }; do
+		case $link in
+		tap:*)
+			[ "$i" != 0 ] || VM_ARGV=(nsenter --net="$VM_LINK_NS" -- "${VM_ARGV[@]}")
+			VM_ARGV+=(-netdev "tap,id=n$i,ifname=${link#tap:},script=no,downscript=no")
+			;;
+		udp:*)
+			ports=${link#udp:}
+			VM_ARGV+=(-netdev "socket,id=n$i,udp=127.0.0.1:${ports#*:},localaddr=127.0.0.1:${ports%%:*}")
+			;;
+		*) vm_die "internal: bad NET '$net'" ;;
+		esac
+		VM_ARGV+=(-device "virtio-net-pci,netdev=n$i,mac=52:54:00:c0:0$((i + 2)):$mac")
+		i=$((i + 1))
+	done
 	case $serial in
 	file) VM_ARGV+=(-serial "file:$dir/console.log") ;;
 	stream) VM_ARGV+=(-chardev "stdio,id=ser0,signal=on,logfile=$dir/console.log" -serial chardev:ser0) ;;
@@ -356,15 +363,18 @@ vm_boot_guard() {
 	done
 }
 
-# vm_start_udp_pair LOGDIR SMP: boot target and initiator joined by a UDP
-# socket link. Sets pids.
+# vm_start_udp_pair LOGDIR SMP LINKS: boot target and initiator joined by
+# LINKS (1 or 2) UDP socket links. Sets pids.
 vm_start_udp_pair() {
-	local _ port port2
+	local _ p=() i
 	for _ in 1 2 3 4 5; do
-		port=$(vm_pick_port)
-		port2=$(vm_pick_port)
-		[ "$port" != "$port2" ] || continue
-		VM_GUEST_NET=("udp:$port:$port2" "udp:$port2:$port")
+		for i in 0 1 2 3; do p[i]=$(vm_pick_port); done
+		[ "$(printf '%s\n' "${p[@]}" | sort -u | wc -l)" = 4 ] || continue
+		VM_GUEST_NET=("udp:${p[0]}:${p[1]}" "udp:${p[1]}:${p[0]}")
+		if [ "$3" = 2 ]; then
+			VM_GUEST_NET[0]+=",udp:${p[2]}:${p[3]}"
+			VM_GUEST_NET[1]+=",udp:${p[3]}:${p[2]}"
+		fi
 		vm_start target "$1/target" "$1/shared" "${VM_GUEST_NET[0]}" "$2"
 		pids=("$VM_PID")
 		vm_start initiator "$1/initiator" "$1/shared" "${VM_GUEST_NET[1]}" "$2"
@@ -495,6 +505,10 @@ vm_header_problem() {
 		echo "VM_RDMA must be yes or no"
 	elif [ "$(vm_header_var "$1" VM_RDMA)" = no ] && [ "$(vm_header_var "$1" VM_MODE)" != one ]; then
 		echo "VM_RDMA=no is for one-guest tests (two guests talk over soft-RoCE)"
+	elif [[ ! $(vm_header_var "$1" VM_LINKS) =~ ^(|1|2)$ ]]; then
+		echo "VM_LINKS must be 1 or 2"
+	elif [ "$(vm_header_var "$1" VM_LINKS)" = 2 ] && [ "$(vm_header_var "$1" VM_MODE)" != two ]; then
+		echo "VM_LINKS=2 is for two-guest tests (one guest makes its second link with second_link)"
 	fi
 }
 
@@ -519,7 +533,7 @@ vm_guest_margin() {
 # vm_run_test PATH: run one test; prints its PASS/FAIL line, returns 0/1.
 vm_run_test() {
 	local path=$1 name mode timeout ignore logdir start end elapsed gpath disk_mb root_mb
-	local host_install
+	local host_install links
 	local -a roles=() pids=()
 	name=$(basename "$path")
 	logdir=$VM_LOG_ROOT/$name
@@ -533,6 +547,8 @@ vm_run_test() {
 	disk_mb=$(vm_header_var "$path" VM_TARGET_DISK_MB)
 	root_mb=$(vm_header_var "$path" VM_ROOT_DISK_MB)
 	host_install=$(vm_header_var "$path" VM_HOST_INSTALL)
+	# VM_LINKS=2: two-guest tests get a second link (a second NIC each).
+	links=$(vm_header_var "$path" VM_LINKS)
 	# VM_APPEND: more guest kernel command line for this test alone.
 	local RDMABLK_VM_APPEND="${RDMABLK_VM_APPEND:-} $(vm_header_var "$path" VM_APPEND)"
 	rm -rf "$logdir"
@@ -584,6 +600,7 @@ vm_run_test() {
 			[ "$role" != one ] || net=$(vm_net "$path")
 			vm_write_conf "$dir" VM_ROLE="$role" VM_NET="$net" VM_SCRIPT="$gpath" \
 				VM_FUNC="$func" VM_TEST="$name" VM_MODE="$mode" VM_MTU="$(vm_mtu "$path")" \
+				VM_LINKS="${links:-1}" \
 				VM_DEADLINE=$((deadline - $(vm_guest_margin "$timeout")))
 		done
 		if [ "$mode" = one ]; then
@@ -593,13 +610,14 @@ vm_run_test() {
 			smp=${RDMABLK_VM_SMP:-1}
 			if vm_link_up $((timeout + 60)); then
 				VM_GUEST_NET=(tap:tap0 tap:tap1)
-				vm_start target "$logdir/target" "$logdir/shared" tap:tap0 "$smp"
+				[ "$links" != 2 ] || VM_GUEST_NET=(tap:tap0,tap:tap2 tap:tap1,tap:tap3)
+				vm_start target "$logdir/target" "$logdir/shared" "${VM_GUEST_NET[0]}" "$smp"
 				pids=("$VM_PID")
-				vm_start initiator "$logdir/initiator" "$logdir/shared" tap:tap1 "$smp"
+				vm_start initiator "$logdir/initiator" "$logdir/shared" "${VM_GUEST_NET[1]}" "$smp"
 				pids+=("$VM_PID")
 			else
 				echo "vm: no network namespace or tap device here; joining the guests over UDP" >&2
-				vm_start_udp_pair "$logdir" "$smp"
+				vm_start_udp_pair "$logdir" "$smp" "$links"
 			fi
 		fi
 		vm_wait_guests "$deadline" "$logdir" "${smp:-1}" "${pids[@]}"

@@ -12,6 +12,8 @@
 #   TARGET_RDMA_DEV   rxe device bound to TARGET_ADDR (rxe0)
 #   INITIATOR_RDMA_DEV rxe device bound to INITIATOR_ADDR (rxe1 in one-guest
 #                     mode, rxe0 in the initiator guest)
+#   TARGET_ADDR2      198.51.100.1, the second link's (second_link in one
+#   INITIATOR_ADDR2   198.51.100.2  guest; rxe1 of each guest with VM_LINKS=2)
 #   SRC               project tree, read-only (/src)
 #   RESULTS           this guest's writable results directory (/results)
 #   SHARED            directory shared by both guests (/shared)
@@ -25,6 +27,8 @@
 : "${RDMABLK_ROLE:=one}"
 : "${TARGET_ADDR:=192.0.2.1}"
 : "${INITIATOR_ADDR:=192.0.2.2}"
+: "${TARGET_ADDR2:=198.51.100.1}"
+: "${INITIATOR_ADDR2:=198.51.100.2}"
 # In the debug lane: the kernel's jiffies when the test started (written by
 # scripts/vm/guest-init).
 KMEMLEAK_SINCE=/run/rdmablk-kmemleak-since
@@ -496,6 +500,34 @@ fio_verify() {
 		fail "fio reported errors: $(cat "$RESULTS/fio-$bs-$qd.txt")"
 }
 
+# fio_start NAME DEV [fio options]: verified random writes on DEV in the
+# background until fio_end NAME: every 8 blocks written are read back and
+# checked (crc32c) while it runs, so verified I/O goes on across whatever
+# the test does meanwhile, however fast or slow the guest. FIO_PID is its
+# pid.
+fio_start() {
+	local name=$1 dev=$2
+	shift 2
+	fio --name="$name" --filename="$dev" "${FIO_VERIFY[@]}" --verify_backlog=8 \
+		--time_based --runtime=3600 --output="$RESULTS/fio-$name.txt" "$@" &
+	FIO_PID=$!
+}
+
+# fio_end NAME: stop fio_start's job (SIGINT: it ends its I/O, reports and
+# exits 128) and fail on an I/O error or a block that did not read back as
+# written.
+fio_end() {
+	local out=$RESULTS/fio-$1.txt rc=0
+	kill -0 "$FIO_PID" 2>/dev/null || fail "fio $1 ended early: $(tail -30 "$out")"
+	kill -INT "$FIO_PID"
+	wait "$FIO_PID" || rc=$?
+	[ "$rc" = 0 ] || [ "$rc" = 128 ] || fail "fio $1 failed (status $rc): $(tail -30 "$out")"
+	grep -q 'err= 0' "$out" || fail "fio $1 reported errors: $(cat "$out")"
+	# Verify reads are counted among the issued reads.
+	[ "$(sed -n 's/.*issued rwts: total=\([0-9]*\),.*/\1/p' "$out")" -gt 0 ] ||
+		fail "fio $1 verified nothing: $(cat "$out")"
+}
+
 # fio_verify_each DEV "BS IODEPTH IO_SIZE [fio options]"...: fio_verify for
 # each, one after the other, in one fio process (a process start of fio,
 # which loads some sixty libraries, costs seconds under TCG and ten under
@@ -531,6 +563,46 @@ second_link() {
 	rdma link add rxe2 type rxe netdev veth2 || fail "second_link: cannot add rxe2"
 	rdma link add rxe3 type rxe netdev veth3 || fail "second_link: cannot add rxe3"
 	wait_for -t 30 rdma_port_active rxe2 || fail "second_link: rxe2 did not come up"
+}
+
+# path_field DEV ID N: field N of path ID's line in sysfs "paths"
+# (1 id, 2 target, 3 state, 4 standby|active, 5 in flight, 6 commands,
+# 7 failovers). Read by the shell, without starting a process.
+path_field() {
+	local id addr state mode inflight commands failovers
+	while read -r id addr state mode inflight commands failovers; do
+		[ "$id" = "$2" ] || continue
+		case $3 in
+		2) echo "$addr" ;; 3) echo "$state" ;; 4) echo "$mode" ;;
+		5) echo "$inflight" ;; 6) echo "$commands" ;; 7) echo "$failovers" ;;
+		esac
+		return 0
+	done <"/sys/block/${1#/dev/}/rdmablk/paths"
+	return 1
+}
+
+# path_is DEV ID STATE: path ID of DEV is in STATE (live, reconnecting, dead).
+path_is() {
+	[ "$(path_field "$1" "$2" 3)" = "$3" ]
+}
+
+# paths_count DEV: how many paths DEV has.
+paths_count() {
+	wc -l <"/sys/block/${1#/dev/}/rdmablk/paths"
+}
+
+# commands_above DEV ID N: path ID sent more than N commands. Read by the
+# shell, without starting a process.
+commands_above() {
+	[ "$(path_field "$1" "$2" 6)" -gt "$3" ]
+}
+
+# more_writes DEV N: DEV completes N more writes than now.
+more_writes() {
+	local n
+	n=$(writes_done "$1")
+	wait_for -t "$(dbg_size 60 240)" -i 0.5 writes_above "$1" $((n + $2)) ||
+		fail "$1 completed only $(($(writes_done "$1") - n)) of $2 more writes"
 }
 
 # rxe_netdev DEV: the network interface under soft-RoCE device DEV.
