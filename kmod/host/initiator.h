@@ -328,6 +328,9 @@ struct rdmablk_ireq {
  * @queues: idev->nr_queues queues, one per hardware queue
  * @state: enum rdmablk_dev_state of the path, under idev->state_lock
  * @lost_at: jiffies when its connection was lost
+ * @live_at: jiffies when it last became live
+ * @flaps: its losses in a row that each came soon after it became live
+ *	(rdmablk_flaps_after_loss()); under idev->state_lock
  * @attempt: reconnect attempts since then
  * @extra_attempts: of those, made at once rather than after reconnect_delay
  * @last_error: why the connection was lost or the last attempt failed
@@ -360,6 +363,8 @@ struct rdmablk_ipath {
 	u32 state;
 
 	unsigned long lost_at;
+	unsigned long live_at;
+	u32 flaps;
 	u32 attempt;
 	u32 extra_attempts;
 	char last_error[RDMABLK_ERROR_LEN];

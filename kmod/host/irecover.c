@@ -208,6 +208,8 @@ void rdmablk_ipath_conn_lost(struct rdmablk_ipath *path, const char *why)
 		   __rdmablk_ipath_change_state(path, RDMABLK_DEV_RECONNECTING,
 						why)) {
 		path->lost_at = jiffies;
+		path->flaps = rdmablk_flaps_after_loss(path->flaps,
+						       jiffies - path->live_at);
 		path->attempt = 0;
 		path->extra_attempts = 0;
 		stop = true;
@@ -242,6 +244,8 @@ int rdmablk_ipath_go_live(struct rdmablk_ipath *path, const char **why)
 	} else if (idev->state == RDMABLK_DEV_DELETING ||
 		   !__rdmablk_ipath_change_state(path, RDMABLK_DEV_LIVE, NULL)) {
 		ret = -ENODEV;
+	} else {
+		path->live_at = jiffies;
 	}
 	spin_unlock_irqrestore(&idev->state_lock, flags);
 	return ret;
@@ -469,8 +473,10 @@ void rdmablk_ipath_err_work(struct work_struct *work)
 						  err_work);
 	struct rdmablk_idev *idev = path->idev;
 	char why[RDMABLK_ERROR_LEN];
-	unsigned long flags;
+	unsigned long flags, delay, hold;
 	bool dev_down;
+	s32 loss_tmo;
+	u32 flaps;
 
 	mutex_lock(&path->recovery_lock);
 	if (rdmablk_idev_state(idev) == RDMABLK_DEV_DELETING) {
@@ -484,11 +490,27 @@ void rdmablk_ipath_err_work(struct work_struct *work)
 	spin_lock_irqsave(&idev->state_lock, flags);
 	strscpy(why, path->last_error, sizeof(why));
 	dev_down = idev->state != RDMABLK_DEV_LIVE;
+	flaps = path->flaps;
 	spin_unlock_irqrestore(&idev->state_lock, flags);
+	/*
+	 * A path that keeps falling soon after it came up waits longer
+	 * before it tries again, while other paths carry the I/O: with
+	 * none live, waiting would only hold the I/O up.
+	 */
+	delay = READ_ONCE(idev->tmo.reconnect_delay) * HZ;
+	loss_tmo = READ_ONCE(idev->tmo.ctrl_loss_tmo);
+	hold = dev_down ? delay :
+	       rdmablk_flap_hold(delay, flaps, loss_tmo < 0 ? ULONG_MAX :
+					       (unsigned long)loss_tmo * HZ);
 	if (dev_down)
 		pr_warn("%s: connection to %pISpc lost (%s); reconnecting every %u s\n",
 			idev->name, &path->addr, why,
 			READ_ONCE(idev->tmo.reconnect_delay));
+	else if (hold > delay)
+		pr_warn("%s: path %u to %pISpc lost (%s), the %u%s time in a row soon after it came up; its I/O goes to the other paths, next attempt in %lu s\n",
+			idev->name, path->id, &path->addr, why, flaps,
+			flaps == 2 ? "nd" : flaps == 3 ? "rd" : "th",
+			hold / HZ);
 	else
 		pr_warn("%s: path %u to %pISpc lost (%s); its I/O goes to the other paths, reconnecting every %u s\n",
 			idev->name, path->id, &path->addr, why,
@@ -499,8 +521,7 @@ void rdmablk_ipath_err_work(struct work_struct *work)
 	if (test_and_clear_bit(RDMABLK_IPATH_RESET, &path->flags))
 		rdmablk_ipath_attempt_now(path);
 	else
-		rdmablk_ipath_arm(path, &path->reconnect_work,
-				  READ_ONCE(idev->tmo.reconnect_delay) * HZ,
+		rdmablk_ipath_arm(path, &path->reconnect_work, hold,
 				  RDMABLK_DEV_RECONNECTING, false);
 	rdmablk_idev_event(idev, RDMABLK_EVENT_PATH_FAILOVER, path, why);
 	if (dev_down)

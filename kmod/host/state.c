@@ -250,3 +250,47 @@ enum rdmablk_ka_action rdmablk_ka_check(unsigned long now,
 		return RDMABLK_KA_WAIT;
 	return RDMABLK_KA_SEND;
 }
+
+/* Flaps in a row counted beyond this make the hold no longer. */
+#define RDMABLK_FLAPS_MAX	8
+
+/**
+ * rdmablk_flaps_after_loss() - count a path's loss as a flap or not
+ * @flaps: losses in a row that came within RDMABLK_FLAP_WINDOW of the
+ *	path becoming live, before this one
+ * @live_for: how long the path was live before this loss, in jiffies
+ *
+ * Return: the count with this loss: one more when the path was live for
+ * less than the window, else 0 (it was stable again).
+ */
+u32 rdmablk_flaps_after_loss(u32 flaps, unsigned long live_for)
+{
+	if (live_for >= RDMABLK_FLAP_WINDOW)
+		return 0;
+	return min_t(u32, flaps + 1, RDMABLK_FLAPS_MAX);
+}
+
+/**
+ * rdmablk_flap_hold() - how long a flapping path waits to reconnect
+ * @delay: reconnect_delay, in jiffies
+ * @flaps: rdmablk_flaps_after_loss() of its last loss
+ * @loss_tmo: ctrl_loss_tmo in jiffies, ULONG_MAX for none
+ *
+ * The delay doubles with each flap in a row from the second on: a path
+ * that comes up and falls again is not hammered, and each of its losses,
+ * which costs the live paths a quiesce, comes ever more rarely. At most
+ * RDMABLK_FLAP_HOLD_MAX, and never past ctrl_loss_tmo, so that a path
+ * still gives up when it would have.
+ *
+ * Return: the wait before its first reconnect attempt, in jiffies.
+ */
+unsigned long rdmablk_flap_hold(unsigned long delay, u32 flaps,
+				unsigned long loss_tmo)
+{
+	unsigned long hold = delay;
+
+	while (flaps-- > 1 && hold < RDMABLK_FLAP_HOLD_MAX)
+		hold *= 2;
+	hold = min_t(unsigned long, hold, RDMABLK_FLAP_HOLD_MAX);
+	return max(min(hold, loss_tmo), delay);
+}

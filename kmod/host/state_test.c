@@ -4,7 +4,7 @@
  * changes (DELETING is terminal; only a connect makes a device LIVE), and
  * every wire status ends a request with a status this side knows, and
  * the states' names, which path a request takes, and when keep-alive
- * finds a silent peer lost.
+ * finds a silent peer lost, and how long a flapping path is held back.
  */
 #include <kunit/test.h>
 #include <linux/rdmablk.h>
@@ -291,6 +291,32 @@ static void rdmablk_state_keepalive(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rdmablk_ka_interval(0), 1UL);
 }
 
+/*
+ * Flapping: a loss soon after the path came up counts, a stable spell
+ * resets the count; the hold before the first reconnect attempt doubles
+ * from the second flap in a row, up to a minute and never past
+ * ctrl_loss_tmo, and is never shorter than reconnect_delay.
+ */
+static void rdmablk_state_flap_hold(struct kunit *test)
+{
+	const unsigned long delay = 2 * HZ;
+
+	KUNIT_EXPECT_EQ(test, rdmablk_flaps_after_loss(0, RDMABLK_FLAP_WINDOW - 1), 1U);
+	KUNIT_EXPECT_EQ(test, rdmablk_flaps_after_loss(3, 1), 4U);
+	KUNIT_EXPECT_EQ(test, rdmablk_flaps_after_loss(3, RDMABLK_FLAP_WINDOW), 0U);
+	KUNIT_EXPECT_EQ(test, rdmablk_flaps_after_loss(8, 1), 8U);
+
+	KUNIT_EXPECT_EQ(test, rdmablk_flap_hold(delay, 0, ULONG_MAX), delay);
+	KUNIT_EXPECT_EQ(test, rdmablk_flap_hold(delay, 1, ULONG_MAX), delay);
+	KUNIT_EXPECT_EQ(test, rdmablk_flap_hold(delay, 2, ULONG_MAX), 2 * delay);
+	KUNIT_EXPECT_EQ(test, rdmablk_flap_hold(delay, 3, ULONG_MAX), 4 * delay);
+	KUNIT_EXPECT_EQ(test, rdmablk_flap_hold(delay, 8, ULONG_MAX),
+			(unsigned long)RDMABLK_FLAP_HOLD_MAX);
+	KUNIT_EXPECT_EQ(test, rdmablk_flap_hold(delay, 8, 10 * HZ), 10UL * HZ);
+	KUNIT_EXPECT_EQ(test, rdmablk_flap_hold(delay, 8, HZ), delay);
+	KUNIT_EXPECT_EQ(test, rdmablk_flap_hold(90 * HZ, 3, ULONG_MAX), 90UL * HZ);
+}
+
 static struct kunit_case rdmablk_state_cases[] = {
 	KUNIT_CASE(rdmablk_state_table),
 	KUNIT_CASE(rdmablk_state_deleting_terminal),
@@ -302,6 +328,7 @@ static struct kunit_case rdmablk_state_cases[] = {
 	KUNIT_CASE(rdmablk_mp_round_robin),
 	KUNIT_CASE(rdmablk_mp_standby),
 	KUNIT_CASE(rdmablk_state_keepalive),
+	KUNIT_CASE(rdmablk_state_flap_hold),
 	{}
 };
 
