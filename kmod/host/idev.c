@@ -43,8 +43,8 @@
  *    path.
  *  - idev->state_lock (spinlock, irq-safe: losses are noticed in
  *    completion context) protects the device's state and lost_at, and
- *    each path's state, attempt, extra_attempts, last_error and lost_why;
- *    the path array changes under it too.
+ *    each path's state, attempt, extra_attempts, last_error, lost_why,
+ *    live_at, flaps and held; the path array changes under it too.
  *  - path->recovery_lock (mutex, inside paths_lock) serialises the path's
  *    err_work, reconnect_work, the RECONNECT command and its teardown, and
  *    protects its queues' connections.
@@ -470,7 +470,7 @@ static void rdmablk_ipath_reconnect(struct rdmablk_ipath *path)
 		spin_unlock_irqrestore(&idev->state_lock, flags);
 		/* A device that gave up was unquiesced to fail I/O. */
 		rdmablk_idev_quiesce_unless_failing(idev);
-		rdmablk_ipath_attempt_now(path);
+		rdmablk_ipath_attempt_now(path, true);
 		break;
 	case RDMABLK_DEV_LIVE:
 		spin_unlock_irqrestore(&idev->state_lock, flags);
@@ -577,9 +577,11 @@ static void rdmablk_idev_kick(struct work_struct *work)
 			path = paths[i];
 			if (rdmablk_ipath_state(path) != RDMABLK_DEV_RECONNECTING)
 				continue;
+			if (rdmablk_ipath_held(path))
+				continue;
 			pr_info("%s: an RDMA device or port came up; reconnecting path %u now\n",
 				idev->name, path->id);
-			rdmablk_ipath_attempt_now(path);
+			rdmablk_ipath_attempt_now(path, false);
 		}
 		mutex_unlock(&idev->paths_lock);
 	}

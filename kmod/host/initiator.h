@@ -328,9 +328,11 @@ struct rdmablk_ireq {
  * @queues: idev->nr_queues queues, one per hardware queue
  * @state: enum rdmablk_dev_state of the path, under idev->state_lock
  * @lost_at: jiffies when its connection was lost
- * @live_at: jiffies when it last became live
+ * @live_at: jiffies when it last became live; under idev->state_lock
  * @flaps: its losses in a row that each came soon after it became live
  *	(rdmablk_flaps_after_loss()); under idev->state_lock
+ * @held: its next reconnect attempt is held back for flapping, past
+ *	reconnect_delay; under idev->state_lock
  * @attempt: reconnect attempts since then
  * @extra_attempts: of those, made at once rather than after reconnect_delay
  * @last_error: why the connection was lost or the last attempt failed
@@ -365,6 +367,7 @@ struct rdmablk_ipath {
 	unsigned long lost_at;
 	unsigned long live_at;
 	u32 flaps;
+	bool held;
 	u32 attempt;
 	u32 extra_attempts;
 	char last_error[RDMABLK_ERROR_LEN];
@@ -563,7 +566,8 @@ bool __rdmablk_ipath_change_state(struct rdmablk_ipath *path, u32 new,
 bool rdmablk_ipath_arm(struct rdmablk_ipath *path, struct delayed_work *dwork,
 		       unsigned long delay, u32 state, bool now);
 u32 rdmablk_idev_max_attempts(const struct rdmablk_tmo *tmo, u32 extra);
-void rdmablk_ipath_attempt_now(struct rdmablk_ipath *path);
+void rdmablk_ipath_attempt_now(struct rdmablk_ipath *path, bool force);
+bool rdmablk_ipath_held(struct rdmablk_ipath *path);
 void rdmablk_ipath_conn_lost(struct rdmablk_ipath *path, const char *why);
 int rdmablk_ipath_go_live(struct rdmablk_ipath *path, const char **why);
 int rdmablk_ipath_connect(struct rdmablk_ipath *path, bool learn,

@@ -57,7 +57,8 @@ bool __rdmablk_idev_change_state(struct rdmablk_idev *idev, u32 new,
 
 /*
  * The device's state from its paths' (rdmablk_dev_state_of_paths()).
- * Losing the last live path starts fast_io_fail_tmo; a live path, or none
+ * Losing the last live path starts fast_io_fail_tmo and ends the holds of
+ * flapping paths (rdmablk_ipath_arm_reconnect()); a live path, or none
  * left to try, stops it. Under state_lock.
  */
 static void rdmablk_idev_update_state(struct rdmablk_idev *idev,
@@ -90,6 +91,15 @@ static void rdmablk_idev_update_state(struct rdmablk_idev *idev,
 		return;
 	}
 	idev->lost_at = jiffies;
+	/* No path is live: a flapping path held back is tried now. */
+	for (i = 0; i < n; i++) {
+		if (!paths[i]->held)
+			continue;
+		paths[i]->held = false;
+		if (paths[i]->state == RDMABLK_DEV_RECONNECTING &&
+		    delayed_work_pending(&paths[i]->reconnect_work))
+			mod_delayed_work(rdmablk_wq, &paths[i]->reconnect_work, 0);
+	}
 	fail_tmo = READ_ONCE(idev->tmo.fast_io_fail_tmo);
 	if (fail_tmo >= 0)
 		queue_delayed_work(rdmablk_wq, &idev->fail_fast_work,
@@ -167,18 +177,60 @@ u32 rdmablk_idev_max_attempts(const struct rdmablk_tmo *tmo, u32 extra)
 					  tmo->reconnect_delay)) + extra;
 }
 
-/* Try to reconnect a path now, outside the reconnect_delay schedule. */
-void rdmablk_ipath_attempt_now(struct rdmablk_ipath *path)
+/*
+ * Try to reconnect a path now, outside the reconnect_delay schedule;
+ * unless @force (RECONNECT), not a path held back for flapping, which a
+ * port coming up (a link that flaps) does not hurry.
+ */
+void rdmablk_ipath_attempt_now(struct rdmablk_ipath *path, bool force)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&path->idev->state_lock, flags);
 	if (path->state == RDMABLK_DEV_RECONNECTING &&
-	    path->idev->state != RDMABLK_DEV_DELETING) {
+	    path->idev->state != RDMABLK_DEV_DELETING &&
+	    (force || !path->held)) {
+		path->held = false;
 		path->extra_attempts++;
 		mod_delayed_work(rdmablk_wq, &path->reconnect_work, 0);
 	}
 	spin_unlock_irqrestore(&path->idev->state_lock, flags);
+}
+
+/* Whether a path's next reconnect attempt is held back for flapping. */
+bool rdmablk_ipath_held(struct rdmablk_ipath *path)
+{
+	unsigned long flags;
+	bool held;
+
+	spin_lock_irqsave(&path->idev->state_lock, flags);
+	held = path->held;
+	spin_unlock_irqrestore(&path->idev->state_lock, flags);
+	return held;
+}
+
+/*
+ * Arm a lost path's first reconnect attempt @hold from now, held back
+ * (@hold longer than reconnect_delay, a flapping path) only while another
+ * path is live: checked under state_lock, where losing the last live
+ * path ends every hold (rdmablk_idev_update_state()).
+ */
+static void rdmablk_ipath_arm_reconnect(struct rdmablk_ipath *path,
+					unsigned long hold)
+{
+	struct rdmablk_idev *idev = path->idev;
+	unsigned long flags, delay;
+
+	delay = READ_ONCE(idev->tmo.reconnect_delay) * HZ;
+	spin_lock_irqsave(&idev->state_lock, flags);
+	if (path->state == RDMABLK_DEV_RECONNECTING &&
+	    idev->state != RDMABLK_DEV_DELETING) {
+		if (idev->state != RDMABLK_DEV_LIVE)
+			hold = delay;
+		path->held = hold > delay;
+		queue_delayed_work(rdmablk_wq, &path->reconnect_work, hold);
+	}
+	spin_unlock_irqrestore(&idev->state_lock, flags);
 }
 
 /**
@@ -208,8 +260,10 @@ void rdmablk_ipath_conn_lost(struct rdmablk_ipath *path, const char *why)
 		   __rdmablk_ipath_change_state(path, RDMABLK_DEV_RECONNECTING,
 						why)) {
 		path->lost_at = jiffies;
-		path->flaps = rdmablk_flaps_after_loss(path->flaps,
-						       jiffies - path->live_at);
+		/* A reset asked for (RECONNECT, a new keepalive_tmo) is no flap. */
+		if (!test_bit(RDMABLK_IPATH_RESET, &path->flags))
+			path->flaps = rdmablk_flaps_after_loss(path->flaps,
+							       jiffies - path->live_at);
 		path->attempt = 0;
 		path->extra_attempts = 0;
 		stop = true;
@@ -474,7 +528,7 @@ void rdmablk_ipath_err_work(struct work_struct *work)
 	struct rdmablk_idev *idev = path->idev;
 	char why[RDMABLK_ERROR_LEN];
 	unsigned long flags, delay, hold;
-	bool dev_down;
+	bool dev_down, reset;
 	s32 loss_tmo;
 	u32 flaps;
 
@@ -492,6 +546,7 @@ void rdmablk_ipath_err_work(struct work_struct *work)
 	dev_down = idev->state != RDMABLK_DEV_LIVE;
 	flaps = path->flaps;
 	spin_unlock_irqrestore(&idev->state_lock, flags);
+	reset = test_bit(RDMABLK_IPATH_RESET, &path->flags);
 	/*
 	 * A path that keeps falling soon after it came up waits longer
 	 * before it tries again, while other paths carry the I/O: with
@@ -499,7 +554,7 @@ void rdmablk_ipath_err_work(struct work_struct *work)
 	 */
 	delay = READ_ONCE(idev->tmo.reconnect_delay) * HZ;
 	loss_tmo = READ_ONCE(idev->tmo.ctrl_loss_tmo);
-	hold = dev_down ? delay :
+	hold = dev_down || reset ? delay :
 	       rdmablk_flap_hold(delay, flaps, loss_tmo < 0 ? ULONG_MAX :
 					       (unsigned long)loss_tmo * HZ);
 	if (dev_down)
@@ -507,10 +562,9 @@ void rdmablk_ipath_err_work(struct work_struct *work)
 			idev->name, &path->addr, why,
 			READ_ONCE(idev->tmo.reconnect_delay));
 	else if (hold > delay)
-		pr_warn("%s: path %u to %pISpc lost (%s), the %u%s time in a row soon after it came up; its I/O goes to the other paths, next attempt in %lu s\n",
+		pr_warn("%s: path %u to %pISpc lost (%s) soon after it came up, %u%s times in a row; its I/O goes to the other paths, next attempt in %lu s\n",
 			idev->name, path->id, &path->addr, why, flaps,
-			flaps == 2 ? "nd" : flaps == 3 ? "rd" : "th",
-			hold / HZ);
+			flaps >= RDMABLK_FLAPS_MAX ? " or more" : "", hold / HZ);
 	else
 		pr_warn("%s: path %u to %pISpc lost (%s); its I/O goes to the other paths, reconnecting every %u s\n",
 			idev->name, path->id, &path->addr, why,
@@ -519,10 +573,9 @@ void rdmablk_ipath_err_work(struct work_struct *work)
 	rdmablk_ipath_teardown(path, true);
 
 	if (test_and_clear_bit(RDMABLK_IPATH_RESET, &path->flags))
-		rdmablk_ipath_attempt_now(path);
+		rdmablk_ipath_attempt_now(path, true);
 	else
-		rdmablk_ipath_arm(path, &path->reconnect_work, hold,
-				  RDMABLK_DEV_RECONNECTING, false);
+		rdmablk_ipath_arm_reconnect(path, hold);
 	rdmablk_idev_event(idev, RDMABLK_EVENT_PATH_FAILOVER, path, why);
 	if (dev_down)
 		rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_STATE, NULL, why);
@@ -860,6 +913,7 @@ void rdmablk_ipath_reconnect_work(struct work_struct *work)
 		goto out_unlock;
 
 	spin_lock_irqsave(&idev->state_lock, flags);
+	path->held = false;
 	attempt = ++path->attempt;
 	lost_at = path->lost_at;
 	max = rdmablk_idev_max_attempts(&idev->tmo, path->extra_attempts);

@@ -232,8 +232,9 @@ int rdmablk_mp_choose(u32 policy, const struct rdmablk_mp_cand *cand, u32 n,
  * (rdmablk_ka_interval(), a quarter of @kato) sends a keep-alive; the peer
  * is lost once nothing at all came from it for @kato and the keep-alive
  * has had half of @kato to be answered. Looked at every interval, a peer
- * that falls silent is found lost between @kato and 1.25 @kato later, busy
- * or idle: within the timeout and a quarter, never before the timeout.
+ * that falls silent is found lost between @kato and about 1.25 @kato later
+ * (the looks' own delays and timer slack aside), busy or idle: never
+ * before the timeout.
  *
  * Return: what to do now.
  */
@@ -250,9 +251,6 @@ enum rdmablk_ka_action rdmablk_ka_check(unsigned long now,
 		return RDMABLK_KA_WAIT;
 	return RDMABLK_KA_SEND;
 }
-
-/* Flaps in a row counted beyond this make the hold no longer. */
-#define RDMABLK_FLAPS_MAX	8
 
 /**
  * rdmablk_flaps_after_loss() - count a path's loss as a flap or not

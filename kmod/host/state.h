@@ -67,6 +67,8 @@ enum rdmablk_ka_action rdmablk_ka_check(unsigned long now,
  */
 #define RDMABLK_FLAP_WINDOW	(30 * HZ)
 #define RDMABLK_FLAP_HOLD_MAX	(60 * HZ)
+/* Flaps in a row counted; beyond, the log says "or more". */
+#define RDMABLK_FLAPS_MAX	100
 
 u32 rdmablk_flaps_after_loss(u32 flaps, unsigned long live_for);
 unsigned long rdmablk_flap_hold(unsigned long delay, u32 flaps,

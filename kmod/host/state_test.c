@@ -304,7 +304,10 @@ static void rdmablk_state_flap_hold(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rdmablk_flaps_after_loss(0, RDMABLK_FLAP_WINDOW - 1), 1U);
 	KUNIT_EXPECT_EQ(test, rdmablk_flaps_after_loss(3, 1), 4U);
 	KUNIT_EXPECT_EQ(test, rdmablk_flaps_after_loss(3, RDMABLK_FLAP_WINDOW), 0U);
-	KUNIT_EXPECT_EQ(test, rdmablk_flaps_after_loss(8, 1), 8U);
+	KUNIT_EXPECT_EQ(test, rdmablk_flaps_after_loss(RDMABLK_FLAPS_MAX, 1),
+			(u32)RDMABLK_FLAPS_MAX);
+	KUNIT_EXPECT_EQ(test, rdmablk_flap_hold(delay, RDMABLK_FLAPS_MAX, ULONG_MAX),
+			(unsigned long)RDMABLK_FLAP_HOLD_MAX);
 
 	KUNIT_EXPECT_EQ(test, rdmablk_flap_hold(delay, 0, ULONG_MAX), delay);
 	KUNIT_EXPECT_EQ(test, rdmablk_flap_hold(delay, 1, ULONG_MAX), delay);
