@@ -575,13 +575,9 @@ static void rdmablk_idev_kick(struct work_struct *work)
 		n = rdmablk_idev_paths(idev, paths);
 		for (i = 0; i < n; i++) {
 			path = paths[i];
-			if (rdmablk_ipath_state(path) != RDMABLK_DEV_RECONNECTING)
-				continue;
-			if (rdmablk_ipath_held(path))
-				continue;
-			pr_info("%s: an RDMA device or port came up; reconnecting path %u now\n",
-				idev->name, path->id);
-			rdmablk_ipath_attempt_now(path, false);
+			if (rdmablk_ipath_attempt_now(path, false))
+				pr_info("%s: an RDMA device or port came up; reconnecting path %u now\n",
+					idev->name, path->id);
 		}
 		mutex_unlock(&idev->paths_lock);
 	}

@@ -566,8 +566,7 @@ bool __rdmablk_ipath_change_state(struct rdmablk_ipath *path, u32 new,
 bool rdmablk_ipath_arm(struct rdmablk_ipath *path, struct delayed_work *dwork,
 		       unsigned long delay, u32 state, bool now);
 u32 rdmablk_idev_max_attempts(const struct rdmablk_tmo *tmo, u32 extra);
-void rdmablk_ipath_attempt_now(struct rdmablk_ipath *path, bool force);
-bool rdmablk_ipath_held(struct rdmablk_ipath *path);
+bool rdmablk_ipath_attempt_now(struct rdmablk_ipath *path, bool force);
 void rdmablk_ipath_conn_lost(struct rdmablk_ipath *path, const char *why);
 int rdmablk_ipath_go_live(struct rdmablk_ipath *path, const char **why);
 int rdmablk_ipath_connect(struct rdmablk_ipath *path, bool learn,

@@ -180,33 +180,26 @@ u32 rdmablk_idev_max_attempts(const struct rdmablk_tmo *tmo, u32 extra)
 /*
  * Try to reconnect a path now, outside the reconnect_delay schedule;
  * unless @force (RECONNECT), not a path held back for flapping, which a
- * port coming up (a link that flaps) does not hurry.
+ * port coming up (a link that flaps) does not hurry. Returns whether an
+ * attempt was armed: false for a path that is not reconnecting, a device
+ * being deleted, or a held path without @force.
  */
-void rdmablk_ipath_attempt_now(struct rdmablk_ipath *path, bool force)
+bool rdmablk_ipath_attempt_now(struct rdmablk_ipath *path, bool force)
 {
 	unsigned long flags;
+	bool armed;
 
 	spin_lock_irqsave(&path->idev->state_lock, flags);
-	if (path->state == RDMABLK_DEV_RECONNECTING &&
-	    path->idev->state != RDMABLK_DEV_DELETING &&
-	    (force || !path->held)) {
+	armed = path->state == RDMABLK_DEV_RECONNECTING &&
+		path->idev->state != RDMABLK_DEV_DELETING &&
+		(force || !path->held);
+	if (armed) {
 		path->held = false;
 		path->extra_attempts++;
 		mod_delayed_work(rdmablk_wq, &path->reconnect_work, 0);
 	}
 	spin_unlock_irqrestore(&path->idev->state_lock, flags);
-}
-
-/* Whether a path's next reconnect attempt is held back for flapping. */
-bool rdmablk_ipath_held(struct rdmablk_ipath *path)
-{
-	unsigned long flags;
-	bool held;
-
-	spin_lock_irqsave(&path->idev->state_lock, flags);
-	held = path->held;
-	spin_unlock_irqrestore(&path->idev->state_lock, flags);
-	return held;
+	return armed;
 }
 
 /*
