@@ -172,8 +172,14 @@ unit_tests() {
 	local log=build/check/gtest.log line total failed skipped want
 
 	section "GoogleTest (ASan + UBSan)"
+	# A unity build (eight sources a compiler run): the tests' sources
+	# include the same heavy headers (GoogleTest, nlohmann-json), which a
+	# fresh machine would otherwise parse once per source; the build takes
+	# 8 minutes of CPU instead of 17. The packager's build in the static
+	# layer compiles the programs' sources one at a time, so a source
+	# that leans on another's includes still fails there.
 	if ! { cmake -S daemon -B build/asan -DRDMABLK_SANITIZE=ON -DRDMABLK_WERROR=ON \
-		-DCMAKE_BUILD_TYPE=Debug >build/check/asan-cmake.log 2>&1 &&
+		-DCMAKE_UNITY_BUILD=ON -DCMAKE_BUILD_TYPE=Debug >build/check/asan-cmake.log 2>&1 &&
 	       cmake --build build/asan -j"$(nproc)" >build/check/asan-build.log 2>&1; }; then
 		echo "FAIL userspace build; see build/check/asan-build.log"
 		tail -20 build/check/asan-build.log
@@ -231,14 +237,20 @@ kunit_tests() {
 # vm_userspace: the programs the guests run (make vm-programs), and only
 # those: the unit tests are built and run under ASan by the GoogleTest
 # layer, and building them a second time here would cost minutes of both
-# CPUs.
+# CPUs. A unity build, as the GoogleTest layer's: on a fresh machine it
+# takes half the CPU time (4 minutes instead of 9 on 2 cores); the
+# packager's build in the static layer compiles each program's sources
+# one at a time.
 vm_userspace() {
-	make -s vm-programs CMAKE_ARGS=-DRDMABLK_WERROR=ON >build/check/user-build.log 2>&1
+	make -s vm-programs CMAKE_ARGS="-DRDMABLK_WERROR=ON -DCMAKE_UNITY_BUILD=ON" \
+		>build/check/user-build.log 2>&1
 }
 
 vm_tests() {
 	section "VM tests"
-	if ! make -C kmod >build/check/kmod-vm-build.log 2>&1; then
+	# W=1 as the static layer built it: the same command lines, so Kbuild
+	# finds its objects up to date instead of compiling them again.
+	if ! make -C kmod W=1 >build/check/kmod-vm-build.log 2>&1; then
 		echo "FAIL module build; see build/check/kmod-vm-build.log"
 		record vm 0 1
 		return

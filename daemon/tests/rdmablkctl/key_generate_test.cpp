@@ -16,11 +16,11 @@ namespace {
 using nlohmann::json;
 
 /* No rdmablkd listens there: key generate must not need one. */
-constexpr const char *socket = "/nonexistent/rdmablkd.sock";
+constexpr const char *no_daemon = "/nonexistent/rdmablkd.sock";
 
 Outcome key_generate(const std::vector<std::string> &args)
 {
-	auto parsed = parse_args(args, socket);
+	auto parsed = parse_args(args, no_daemon);
 	if (const auto *outcome = std::get_if<Outcome>(&parsed)) {
 		ADD_FAILURE() << "exit " << outcome->exit_code << ": " << outcome->error;
 		return *outcome;
@@ -76,7 +76,7 @@ TEST(KeyGenerate, Json)
 
 TEST(KeyGenerate, BadHmacIsAUsageError)
 {
-	auto parsed = parse_args({"-o", "json", "key", "generate", "--hmac", "sha1"}, socket);
+	auto parsed = parse_args({"-o", "json", "key", "generate", "--hmac", "sha1"}, no_daemon);
 	const auto *outcome = std::get_if<Outcome>(&parsed);
 	ASSERT_TRUE(outcome);
 	EXPECT_EQ(outcome->exit_code, exit_usage);

@@ -11,8 +11,6 @@ namespace {
 
 using nlohmann::json;
 
-const json attach_db0 = {{"address", "192.0.2.1"}, {"export", "db0"}};
-
 TEST_F(EngineTest, ReconnectNamesTheDeviceEitherWay)
 {
 	ASSERT_TRUE(call("attach", attach_db0).ok);

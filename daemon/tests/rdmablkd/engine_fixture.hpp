@@ -14,6 +14,9 @@ namespace rdmablk::daemon::test {
 
 inline const nl::Uuid test_hostid = nl::parse_uuid("0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0");
 
+// The attach request most engine tests start from: export db0 at 192.0.2.1.
+inline const nlohmann::json attach_db0 = {{"address", "192.0.2.1"}, {"export", "db0"}};
+
 class EngineTest : public ::testing::Test {
 protected:
 	EngineTest()

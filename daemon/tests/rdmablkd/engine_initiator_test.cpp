@@ -13,8 +13,6 @@ namespace {
 
 using nlohmann::json;
 
-const json attach_db0 = {{"address", "192.0.2.1"}, {"export", "db0"}};
-
 TEST_F(EngineTest, AttachAnswersTheDeviceAndKeepsTheAttachment)
 {
 	const ctl::Response r = call("attach", {{"address", "192.0.2.1"},

@@ -14,7 +14,6 @@ namespace {
 
 using nlohmann::json;
 
-const json attach_db0 = {{"address", "192.0.2.1"}, {"export", "db0"}};
 const nl::Endpoint second{"198.51.100.7", 4420};
 
 json with(json args, const char *key, json value)
