@@ -29,8 +29,9 @@ PKGS=(
 	# units and man pages are checked (systemd-analyze verify, groff, man -l);
 	# python3 reads JSON in VM tests and the benchmark report
 	systemd groff-base man-db
-	# workloads and the reference stack for benchmarks
-	fio nvme-cli
+	# workloads and the reference stack for benchmarks; GNU awk for
+	# blktests' check (tests/blktests)
+	fio nvme-cli gawk
 )
 
 # One dpkg-query for all: each run reads the whole package database.
