@@ -201,7 +201,7 @@ vm_wait() {
 			fail "vm_wait $1: the $peer guest ended (status $(cat "$SHARED/exit.$peer")) without signalling it"
 		fi
 		[ "$SECONDS" -lt "$end" ] || fail "vm_wait $1: not signalled within ${timeout}s"
-		sleep 0.2
+		pause 0.2
 	done
 	cat "$f"
 }
