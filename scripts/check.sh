@@ -264,12 +264,11 @@ vm_tests() {
 	# with make vmtest T=...) and those the debug lane runs in make check
 	# (marked check in tests/vm/debug-lane.list): the same test under the
 	# debug kernel checks all it checks here and what KASAN, lockdep and
-	# kmemleak see. 010 (data integrity) runs in both, here at full sizes,
-	# and so does a test that make check's debug lane runs only in part
-	# (words after "check" in the list).
+	# kmemleak see. A test that make check's debug lane runs only in part
+	# (words after "check" in the list) runs here too, whole.
 	local t n jobs=1 skip=()
 	local -a tests=()
-	mapfile -t skip < <(debug_lane_tests check-whole | grep -vx 010)
+	mapfile -t skip < <(debug_lane_tests check-whole)
 	for t in tests/vm/[0-9][0-9][0-9]-*; do
 		[ -f "$t" ] || continue
 		n=$(basename "$t")

@@ -937,12 +937,11 @@ void rdmablk_ipath_reconnect_work(struct work_struct *work)
 		spin_lock_irqsave(&idev->state_lock, flags);
 		strscpy(path->last_error, why, sizeof(path->last_error));
 		spin_unlock_irqrestore(&idev->state_lock, flags);
-		loss_tmo = READ_ONCE(idev->tmo.ctrl_loss_tmo);
-		if (loss_tmo >= 0 &&
-		    time_after_eq(jiffies, lost_at + (unsigned long)loss_tmo * HZ)) {
-			rdmablk_ipath_give_up(path, "ctrl_loss_tmo expired");
-			goto out_unlock;
-		}
+		/*
+		 * Logged before the give-up below: an attempt that outlasted
+		 * ctrl_loss_tmo failed too, and its reason is the last word
+		 * on why the path was given up.
+		 */
 		if (max)
 			pr_info("%s: reconnect attempt %u of %u failed on path %u: %s (%pe)\n",
 				idev->name, attempt, max, path->id, why,
@@ -951,6 +950,12 @@ void rdmablk_ipath_reconnect_work(struct work_struct *work)
 			pr_info("%s: reconnect attempt %u failed on path %u: %s (%pe)\n",
 				idev->name, attempt, path->id, why,
 				ERR_PTR(ret));
+		loss_tmo = READ_ONCE(idev->tmo.ctrl_loss_tmo);
+		if (loss_tmo >= 0 &&
+		    time_after_eq(jiffies, lost_at + (unsigned long)loss_tmo * HZ)) {
+			rdmablk_ipath_give_up(path, "ctrl_loss_tmo expired");
+			goto out_unlock;
+		}
 		rdmablk_ipath_arm(path, &path->reconnect_work,
 				  READ_ONCE(idev->tmo.reconnect_delay) * HZ,
 				  RDMABLK_DEV_RECONNECTING, false);
