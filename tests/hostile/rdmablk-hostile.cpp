@@ -5,7 +5,8 @@
  * the connection.
  *
  *   rdmablk-hostile --target ADDR [--port 7471] --export NAME
- *                   [--ro-export NAME] [--source ADDR] [--timeout S] SCENARIO...|all
+ *                   [--ro-export NAME] [--source ADDR] [--timeout S]
+ *                   [--flood-connects N] SCENARIO...|all
  *
  * Prints one line per scenario: "PASS name: observed ...", "FAIL name:
  * expected ..., observed ..." or "SKIP name: why", then a summary. Exit
@@ -67,6 +68,7 @@ int main(int argc, char **argv)
 	std::string export_name;
 	std::optional<std::string> ro_export;
 	double timeout_s = 10;
+	unsigned int flood_connects = Config{}.flood_connects;
 	std::optional<std::string> key_file;
 	std::vector<std::string> selected;
 
@@ -88,6 +90,10 @@ int main(int argc, char **argv)
 		->type_name("NAME");
 	app.add_option("--timeout", timeout_s, "Seconds to wait for any one reaction")
 		->check(CLI::Range(0.1, 600.0))
+		->capture_default_str();
+	app.add_option("--flood-connects", flood_connects,
+		       "Connects connect-flood makes (a debug kernel takes half a second each)")
+		->check(CLI::Range(16u, 10000u))
 		->capture_default_str();
 	app.add_option("--key-file", key_file,
 		       "The key the target holds for this host's id (auth-replay)")
@@ -113,6 +119,7 @@ int main(int argc, char **argv)
 	cfg.export_name = export_name;
 	cfg.ro_export = ro_export;
 	cfg.timeout = std::chrono::milliseconds(static_cast<long>(timeout_s * 1000));
+	cfg.flood_connects = flood_connects;
 	if (key_file) {
 		try {
 			cfg.key = rdmablk::auth::read_key_file(*key_file);

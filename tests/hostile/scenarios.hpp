@@ -25,6 +25,8 @@ struct Config {
 	std::optional<std::string> ro_export;
 	/* How long to wait for any single reaction of the target. */
 	std::chrono::milliseconds timeout{10000};
+	/* How many connects connect-flood makes, a quarter torn down at each stage. */
+	unsigned int flood_connects = 200;
 	/* The key the target holds for this host's id, for auth-replay. */
 	std::optional<auth::Key> key;
 };
