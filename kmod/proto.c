@@ -281,6 +281,57 @@ void rdmablk_cmd_batch_decode(const struct rdmablk_cmd *cmd,
 	c->flags &= ~RDMABLK_CMD_BATCH;
 }
 
+/* May @rsp be one of a batch: flagged, and the answer to an I/O command? */
+static bool rdmablk_rsp_batch_member(const struct rdmablk_rsp *rsp)
+{
+	if (!(rsp->flags & RDMABLK_RSP_BATCH))
+		return false;
+	switch (rsp->opcode) {
+	case RDMABLK_OP_READ:
+	case RDMABLK_OP_WRITE:
+	case RDMABLK_OP_FLUSH:
+	case RDMABLK_OP_DISCARD:
+	case RDMABLK_OP_WRITE_ZEROES:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/**
+ * rdmablk_rsp_batch_count() - how many responses a received SEND holds
+ * @rsp: what arrived, untrusted: @len bytes
+ * @len: bytes received
+ * @conn_flags: RDMABLK_CONN_* agreed on the connection
+ *
+ * A SEND holds one response (with what follows it, for OPEN, AUTH_* and
+ * DISC_*) unless its first response carries RDMABLK_RSP_BATCH: then, on a
+ * connection that agreed RDMABLK_CONN_RSP_BATCH, it holds 2 to
+ * RDMABLK_RSP_BATCH_MAX whole responses and nothing else, each flagged
+ * and each the answer to an I/O command. The whole batch is checked
+ * before any of its responses is taken.
+ *
+ * Return: the number of responses, or -EPROTO for a SEND too short to
+ * hold one or a batch that breaks those rules.
+ */
+int rdmablk_rsp_batch_count(const struct rdmablk_rsp *rsp, u32 len,
+			    u32 conn_flags)
+{
+	u32 i, n = len / sizeof(*rsp);
+
+	if (len < sizeof(*rsp))
+		return -EPROTO;
+	if (!(rsp->flags & RDMABLK_RSP_BATCH))
+		return 1;
+	if (!(conn_flags & RDMABLK_CONN_RSP_BATCH) || len % sizeof(*rsp) ||
+	    n < 2 || n > RDMABLK_RSP_BATCH_MAX)
+		return -EPROTO;
+	for (i = 0; i < n; i++)
+		if (!rdmablk_rsp_batch_member(&rsp[i]))
+			return -EPROTO;
+	return n;
+}
+
 static enum rdmablk_status rdmablk_cmd_check_range(const struct rdmablk_cmd_info *c,
 						   const struct rdmablk_export_params *e)
 {

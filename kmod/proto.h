@@ -154,6 +154,8 @@ int rdmablk_cmd_batch_count(const struct rdmablk_cmd *first,
 			    u32 conn_flags);
 void rdmablk_cmd_batch_decode(const struct rdmablk_cmd *cmd,
 			      struct rdmablk_cmd_info *c);
+int rdmablk_rsp_batch_count(const struct rdmablk_rsp *rsp, u32 len,
+			    u32 conn_flags);
 enum rdmablk_status rdmablk_cmd_check(const struct rdmablk_cmd_info *c,
 				      const struct rdmablk_export_params *e,
 				      u32 inline_len);

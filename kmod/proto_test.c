@@ -226,6 +226,88 @@ static const struct rdmablk_export_params exp_rw = {
 	.flags = RDMABLK_EXP_DISCARD | RDMABLK_EXP_WRITE_ZEROES,
 };
 
+/* Framing of a received response SEND: one response, or a whole batch. */
+static void rdmablk_rsp_batch_count_test(struct kunit *test)
+{
+	const u32 agreed = RDMABLK_CONN_RSP_BATCH | RDMABLK_CONN_READ_IMM;
+	const u32 sz = sizeof(struct rdmablk_rsp);
+	static const u8 io_ops[] = {
+		RDMABLK_OP_READ, RDMABLK_OP_WRITE, RDMABLK_OP_FLUSH,
+		RDMABLK_OP_DISCARD, RDMABLK_OP_WRITE_ZEROES,
+	};
+	static const u8 other_ops[] = {
+		0, RDMABLK_OP_OPEN, RDMABLK_OP_KEEPALIVE, RDMABLK_OP_DISC_LOG,
+		RDMABLK_OP_DISC_WAIT, RDMABLK_OP_AUTH_CHALLENGE,
+		RDMABLK_OP_AUTH_REPLY, 0xff,
+	};
+	struct rdmablk_rsp *rsp;
+	unsigned int i;
+
+	/* One more than a batch holds, to try a batch too long. */
+	rsp = kunit_kcalloc(test, RDMABLK_RSP_BATCH_MAX + 1, sz, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rsp);
+
+	/* No flag: one response, whatever follows it (an OPEN's answer). */
+	rsp[0].opcode = RDMABLK_OP_OPEN;
+	KUNIT_EXPECT_EQ(test, rdmablk_rsp_batch_count(rsp, sz, 0), 1);
+	KUNIT_EXPECT_EQ(test, rdmablk_rsp_batch_count(rsp, RDMABLK_RSP_BUF_SIZE,
+						      agreed), 1);
+	KUNIT_EXPECT_EQ(test, rdmablk_rsp_batch_count(rsp, sz - 1, agreed),
+			-EPROTO);
+	KUNIT_EXPECT_EQ(test, rdmablk_rsp_batch_count(rsp, 0, agreed), -EPROTO);
+
+	for (i = 0; i <= RDMABLK_RSP_BATCH_MAX; i++) {
+		rsp[i].opcode = io_ops[i % ARRAY_SIZE(io_ops)];
+		rsp[i].flags = RDMABLK_RSP_BATCH;
+		rsp[i].tag = cpu_to_le16(i);
+	}
+	KUNIT_EXPECT_EQ(test, rdmablk_rsp_batch_count(rsp, 2 * sz, agreed), 2);
+	KUNIT_EXPECT_EQ(test, rdmablk_rsp_batch_count(rsp,
+						      RDMABLK_RSP_BATCH_SIZE,
+						      agreed),
+			RDMABLK_RSP_BATCH_MAX);
+
+	/* Not agreed, a batch of one, too many, a partial response. */
+	KUNIT_EXPECT_EQ(test, rdmablk_rsp_batch_count(rsp, 2 * sz,
+						      RDMABLK_CONN_CMD_BATCH),
+			-EPROTO);
+	KUNIT_EXPECT_EQ(test, rdmablk_rsp_batch_count(rsp, sz, agreed), -EPROTO);
+	KUNIT_EXPECT_EQ(test, rdmablk_rsp_batch_count(rsp,
+						      RDMABLK_RSP_BATCH_SIZE + sz,
+						      agreed),
+			-EPROTO);
+	KUNIT_EXPECT_EQ(test, rdmablk_rsp_batch_count(rsp, 2 * sz + 10, agreed),
+			-EPROTO);
+
+	/* The last member unflagged, then the first. */
+	rsp[3].flags = 0;
+	KUNIT_EXPECT_EQ(test, rdmablk_rsp_batch_count(rsp, 3 * sz, agreed), 3);
+	KUNIT_EXPECT_EQ(test, rdmablk_rsp_batch_count(rsp, 4 * sz, agreed),
+			-EPROTO);
+	rsp[3].flags = RDMABLK_RSP_BATCH;
+	rsp[0].flags = 0;
+	/* An unflagged first is a response of its own, the rest its payload. */
+	KUNIT_EXPECT_EQ(test, rdmablk_rsp_batch_count(rsp, 4 * sz, agreed), 1);
+	rsp[0].flags = RDMABLK_RSP_BATCH;
+
+	/* A member answering anything but I/O, first or last. */
+	for (i = 0; i < ARRAY_SIZE(other_ops); i++) {
+		rsp[0].opcode = other_ops[i];
+		KUNIT_EXPECT_EQ_MSG(test, rdmablk_rsp_batch_count(rsp, 4 * sz,
+								  agreed),
+				    -EPROTO, "first member opcode %u",
+				    other_ops[i]);
+		rsp[0].opcode = RDMABLK_OP_READ;
+		rsp[3].opcode = other_ops[i];
+		KUNIT_EXPECT_EQ_MSG(test, rdmablk_rsp_batch_count(rsp, 4 * sz,
+								  agreed),
+				    -EPROTO, "last member opcode %u",
+				    other_ops[i]);
+		rsp[3].opcode = RDMABLK_OP_WRITE;
+	}
+	KUNIT_EXPECT_EQ(test, rdmablk_rsp_batch_count(rsp, 4 * sz, agreed), 4);
+}
+
 /* Framing of a received SEND: one command, or a whole batch of them. */
 static void rdmablk_cmd_batch_count_test(struct kunit *test)
 {
@@ -807,7 +889,7 @@ static void rdmablk_disc_log_vectors(struct kunit *test)
  */
 static const u8 rsp_bytes[16] = {
 	0x02,				/* opcode READ */
-	0x00,				/* reserved0 */
+	0x00,				/* flags */
 	0x34, 0x12,			/* tag 0x1234 */
 	0x03, 0x00,			/* status READ_ONLY */
 	0x78, 0x56,			/* gen 0x5678 */
@@ -885,6 +967,7 @@ static struct kunit_case rdmablk_proto_test_cases[] = {
 	KUNIT_CASE(rdmablk_cmd_roundtrip),
 	KUNIT_CASE_PARAM(rdmablk_cmd_check_test, cmd_gen_params),
 	KUNIT_CASE(rdmablk_cmd_batch_count_test),
+	KUNIT_CASE(rdmablk_rsp_batch_count_test),
 	KUNIT_CASE(rdmablk_cmd_batch_decode_test),
 	KUNIT_CASE(rdmablk_open_rsp_checks),
 	KUNIT_CASE(rdmablk_conn_req_discovery),

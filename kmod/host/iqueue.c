@@ -44,6 +44,15 @@ module_param_named(cmd_batch, rdmablk_cmd_batch, bool, 0644);
 MODULE_PARM_DESC(cmd_batch,
 		 "Offer to carry the commands of a batch in one SEND on new connections (default on)");
 
+static bool rdmablk_rsp_batch = true;
+module_param_named(rsp_batch, rdmablk_rsp_batch, bool, 0644);
+MODULE_PARM_DESC(rsp_batch,
+		 "Offer to take the responses the target has ready together in one SEND on new connections (default on)");
+
+/* Receive buffers hold the longest answer and a batch of responses. */
+#define RDMABLK_IRECV_SIZE	max_t(size_t, RDMABLK_RSP_BUF_SIZE, \
+				      RDMABLK_RSP_BATCH_SIZE)
+
 #define RDMABLK_CM_TIMEOUT_MS	3000
 #define RDMABLK_CONNECT_TIMEOUT	(10 * HZ)
 
@@ -305,18 +314,21 @@ static void rdmablk_iqueue_answered(struct rdmablk_iqueue *queue,
 
 /*
  * Take an answer for @rq, naming generation @gen; drop the connection if
- * none is expected.
+ * none is expected. Return: false when it was dropped.
  */
-static void rdmablk_iqueue_answer(struct rdmablk_iqueue *queue,
+static bool rdmablk_iqueue_answer(struct rdmablk_iqueue *queue,
 				  struct request *rq, u16 gen, u16 status,
 				  struct ib_wc *wc)
 {
 	int ret = rdmablk_ireq_take(blk_mq_rq_to_pdu(rq), gen, status, wc);
 
-	if (ret < 0)
+	if (ret < 0) {
 		rdmablk_iqueue_lost(queue, "answer for a command not outstanding");
-	else if (ret)
+		return false;
+	}
+	if (ret)
 		rdmablk_iqueue_answered(queue, rq, status, wc);
+	return true;
 }
 
 /**
@@ -344,8 +356,11 @@ void rdmablk_ireq_posted(struct rdmablk_iqueue *queue, struct request *rq)
 	rdmablk_iqueue_answered(queue, rq, req->early_status, &wc);
 }
 
-/* A response arrived: find its request and account for it. */
-static void rdmablk_iqueue_response(struct rdmablk_iqueue *queue,
+/*
+ * A response arrived: find its request and account for it.
+ * Return: false when the connection was dropped for it.
+ */
+static bool rdmablk_iqueue_response(struct rdmablk_iqueue *queue,
 				    const struct rdmablk_rsp *rsp,
 				    struct ib_wc *wc)
 {
@@ -354,11 +369,12 @@ static void rdmablk_iqueue_response(struct rdmablk_iqueue *queue,
 
 	if (!rq) {
 		rdmablk_iqueue_lost(queue, "response for no outstanding command");
-		return;
+		return false;
 	}
 	/* An unknown status fails the I/O, whatever its value. */
-	rdmablk_iqueue_answer(queue, rq, le16_to_cpu(rsp->gen),
-			      rdmablk_wire_status(le16_to_cpu(rsp->status)), wc);
+	return rdmablk_iqueue_answer(queue, rq, le16_to_cpu(rsp->gen),
+				     rdmablk_wire_status(le16_to_cpu(rsp->status)),
+				     wc);
 }
 
 /*
@@ -393,6 +409,35 @@ static void rdmablk_iqueue_read_imm(struct rdmablk_iqueue *queue,
 	rdmablk_iqueue_answer(queue, rq, gen, RDMABLK_S_OK, wc);
 }
 
+/*
+ * Several responses in one SEND (RDMABLK_CONN_RSP_BATCH): the whole batch
+ * is checked first, then each is taken as if it had come alone. A batch
+ * invalidates nothing: each request invalidates its own registration.
+ * Return: false when the connection was dropped (the rest not taken).
+ */
+static bool rdmablk_iqueue_batch(struct rdmablk_iqueue *queue,
+				 const struct rdmablk_rsp *rsp,
+				 struct ib_wc *wc)
+{
+	struct ib_wc one = *wc;
+	int i, n;
+
+	n = rdmablk_rsp_batch_count(rsp, wc->byte_len, queue->params.flags);
+	if (n < 0) {
+		rdmablk_iqueue_lost(queue, "malformed batch of responses");
+		return false;
+	}
+	if (wc->wc_flags & IB_WC_WITH_INVALIDATE) {
+		rdmablk_iqueue_lost(queue, "a batch of responses invalidated a registration");
+		return false;
+	}
+	one.wc_flags &= ~IB_WC_WITH_INVALIDATE;
+	for (i = 0; i < n; i++)
+		if (!rdmablk_iqueue_response(queue, &rsp[i], &one))
+			return false;
+	return true;
+}
+
 static void rdmablk_iqueue_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct rdmablk_irecv *recv = container_of(wc->wr_cqe,
@@ -421,6 +466,11 @@ static void rdmablk_iqueue_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (unlikely(wc->byte_len < sizeof(*rsp))) {
 		rdmablk_iqueue_lost(queue, "short response");
 		return;
+	}
+	if (rsp->flags & RDMABLK_RSP_BATCH) {
+		if (!rdmablk_iqueue_batch(queue, rsp, wc))
+			return;
+		goto repost;
 	}
 
 	if (rsp->opcode == RDMABLK_OP_OPEN ||
@@ -453,6 +503,8 @@ static u32 rdmablk_iqueue_conn_flags(const struct rdmablk_iqueue *queue)
 		flags |= RDMABLK_CONN_AUTH;
 	if (READ_ONCE(rdmablk_cmd_batch))
 		flags |= RDMABLK_CONN_CMD_BATCH;
+	if (READ_ONCE(rdmablk_rsp_batch))
+		flags |= RDMABLK_CONN_RSP_BATCH;
 	return flags;
 }
 
@@ -471,7 +523,7 @@ static int rdmablk_iqueue_cm_handler(struct rdma_cm_id *cm_id,
 	case RDMA_CM_EVENT_ROUTE_RESOLVED:
 		break;
 	case RDMA_CM_EVENT_ESTABLISHED:
-		/* What was offered: cmd_batch may have changed since. */
+		/* What was offered: the switches may have changed since. */
 		req.flags = queue->offered_flags;
 		if (rdmablk_conn_rep_decode(ev->param.conn.private_data,
 					    ev->param.conn.private_data_len,
@@ -524,7 +576,7 @@ static void rdmablk_iqueue_free_recvs(struct rdmablk_iqueue *queue)
 
 		if (recv->sge.addr)
 			ib_dma_unmap_single(queue->dev, recv->sge.addr,
-					    RDMABLK_RSP_BUF_SIZE, DMA_FROM_DEVICE);
+					    RDMABLK_IRECV_SIZE, DMA_FROM_DEVICE);
 		kfree(recv->buf);
 	}
 	kfree(queue->recvs);
@@ -545,15 +597,15 @@ static int rdmablk_iqueue_alloc_recvs(struct rdmablk_iqueue *queue)
 
 		recv->queue = queue;
 		recv->cqe.done = rdmablk_iqueue_recv_done;
-		recv->buf = kzalloc(RDMABLK_RSP_BUF_SIZE, GFP_KERNEL);
+		recv->buf = kzalloc(RDMABLK_IRECV_SIZE, GFP_KERNEL);
 		if (!recv->buf)
 			goto out_free;
 		dma = ib_dma_map_single(queue->dev, recv->buf,
-					RDMABLK_RSP_BUF_SIZE, DMA_FROM_DEVICE);
+					RDMABLK_IRECV_SIZE, DMA_FROM_DEVICE);
 		if (ib_dma_mapping_error(queue->dev, dma))
 			goto out_free;
 		recv->sge.addr = dma;
-		recv->sge.length = RDMABLK_RSP_BUF_SIZE;
+		recv->sge.length = RDMABLK_IRECV_SIZE;
 		recv->sge.lkey = queue->pd->local_dma_lkey;
 		recv->wr.wr_cqe = &recv->cqe;
 		recv->wr.sg_list = &recv->sge;

@@ -268,6 +268,7 @@ static int rdmablk_tconn_alloc_bufs(struct rdmablk_tconn *conn)
 		req->rsp_wr.sg_list = &req->rsp_sge;
 		req->rsp_wr.num_sge = 1;
 		req->rsp_wr.send_flags = IB_SEND_SIGNALED;
+		INIT_LIST_HEAD(&req->batch);
 		list_add_tail(&req->node, &conn->free_reqs);
 	}
 	conn->nr_free = conn->nr_reqs;
@@ -365,6 +366,11 @@ static int rdmablk_tconn_create_qp(struct rdmablk_tconn *conn)
 	}
 	conn->qp = conn->cm_id->qp;
 	conn->send_wr = attr.cap.max_send_wr;
+	/* A batched SEND gathers each response from its own buffer. */
+	conn->rsp_batch_max = min_t(u32, RDMABLK_RSP_BATCH_MAX,
+				    dev->attrs.max_send_sge);
+	if (conn->rsp_batch_max < 2)
+		conn->params.flags &= ~RDMABLK_CONN_RSP_BATCH;
 	return 0;
 }
 
@@ -442,9 +448,15 @@ static void rdmablk_tconn_release(struct work_struct *work)
 		list_del_init(&w->node);
 		rdmablk_treq_free(container_of(w, struct rdmablk_treq, pin));
 	}
-	/* A bio still in flight answers into the drained QP, then frees. */
+	/*
+	 * A bio still in flight answers into the drained QP, then frees;
+	 * so do the responses waiting to be sent together, once @rsp_work
+	 * sends them.
+	 */
 	wait_event(conn->wq, READ_ONCE(conn->nr_free) +
 			     READ_ONCE(conn->nr_failed) == conn->nr_reqs);
+	/* Every context is back: nothing queues it again. */
+	flush_work(&conn->rsp_work);
 	/* Drained: nothing reads the pages of a half-posted chain now. */
 	while (!list_empty(&conn->failed)) {
 		struct rdmablk_treq *req = list_first_entry(&conn->failed,
@@ -573,6 +585,7 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	INIT_LIST_HEAD(&conn->free_reqs);
 	INIT_LIST_HEAD(&conn->pending);
 	INIT_LIST_HEAD(&conn->failed);
+	INIT_LIST_HEAD(&conn->rsp_ready);
 	INIT_LIST_HEAD(&conn->exp_node);
 	INIT_LIST_HEAD(&conn->disc_node);
 	rdmablk_tpages_init(&conn->tpages);
@@ -582,6 +595,7 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	INIT_DELAYED_WORK(&conn->ka_work, rdmablk_tconn_ka_work);
 	INIT_DELAYED_WORK(&conn->open_work, rdmablk_tconn_open_work);
 	INIT_WORK(&conn->disc_work, rdmablk_tconn_disc_work);
+	INIT_WORK(&conn->rsp_work, rdmablk_tconn_rsp_work);
 
 	conn->params = req;
 	/*
@@ -596,7 +610,8 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 					  RDMABLK_CONN_DISCOVERY |
 					  RDMABLK_CONN_READ_IMM |
 					  RDMABLK_CONN_AUTH |
-					  RDMABLK_CONN_CMD_BATCH);
+					  RDMABLK_CONN_CMD_BATCH |
+					  RDMABLK_CONN_RSP_BATCH);
 	/* iWARP has no immediate data. */
 	conn->read_imm_max = READ_ONCE(rdmablk_read_imm_max);
 	if (!conn->read_imm_max ||
@@ -606,7 +621,8 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	if (conn->params.flags & RDMABLK_CONN_DISCOVERY) {
 		conn->params.flags &= ~(RDMABLK_CONN_REMOTE_INV |
 					RDMABLK_CONN_READ_IMM |
-					RDMABLK_CONN_CMD_BATCH);
+					RDMABLK_CONN_CMD_BATCH |
+					RDMABLK_CONN_RSP_BATCH);
 		conn->params.queue_depth = min_t(u16, req.queue_depth,
 						 RDMABLK_DISC_QUEUE_DEPTH);
 		conn->rsp_size = RDMABLK_DISC_RSP_SIZE;
@@ -813,15 +829,24 @@ static int rdmablk_tconns_show(struct seq_file *m, void *unused)
 
 	spin_lock(&rdmablk_tconns_lock);
 	list_for_each_entry(conn, &rdmablk_tconns, node) {
+		unsigned long flags;
+		u64 batches, batched;
+
 		rdmablk_tbudget_stats(&conn->budget, &st);
-		seq_printf(m, "%pISpc %s queue_depth=%u payload_max=%llu pinned=%llu peak=%llu waiting=%llu waited=%llu cached=%u send_wr=%u keepalive_ms=%u idle_ms=%u\n",
+		spin_lock_irqsave(&conn->lock, flags);
+		batches = conn->rsp_batches;
+		batched = conn->rsp_batched;
+		spin_unlock_irqrestore(&conn->lock, flags);
+		seq_printf(m, "%pISpc %s queue_depth=%u payload_max=%llu pinned=%llu peak=%llu waiting=%llu waited=%llu cached=%u send_wr=%u keepalive_ms=%u idle_ms=%u rsp_batch=%s rsp_batches=%llu rsp_batched=%llu\n",
 			   &conn->cm_id->route.addr.dst_addr,
 			   conn->params.flags & RDMABLK_CONN_DISCOVERY ?
 			   "discovery" : "io", conn->params.queue_depth,
 			   st.max, st.pinned, st.peak, st.nr_waiting,
 			   st.nr_waited, rdmablk_tpages_count(&conn->tpages),
 			   conn->send_wr, conn->params.keepalive_ms,
-			   jiffies_to_msecs(jiffies - READ_ONCE(conn->last_rx)));
+			   jiffies_to_msecs(jiffies - READ_ONCE(conn->last_rx)),
+			   conn->params.flags & RDMABLK_CONN_RSP_BATCH ?
+			   "on" : "off", batches, batched);
 	}
 	spin_unlock(&rdmablk_tconns_lock);
 	return 0;

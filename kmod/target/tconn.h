@@ -3,8 +3,8 @@
  * What the files of a target connection share: the connection, its
  * receive buffers and request contexts. tconn.c owns the connection's
  * life (connect, admission, QP and buffers, OPEN, keep-alive, teardown),
- * tio.c the commands (receive, dispatch, I/O, responses), disc.c the
- * discovery session.
+ * tio.c the commands (receive, dispatch, I/O), trsp.c their answers
+ * (responses, coalesced ones), disc.c the discovery session.
  *
  * Locking and lifetime:
  *  - rdmablk_tconns_lock (spinlock) protects rdmablk_tconns, the list of
@@ -14,8 +14,10 @@
  *    be, which HOST_SET with HOST_REAUTH and HOST_DEL close by).
  *  - tconn->lock (spinlock, taken from bio completion, so irq-safe)
  *    protects @free_reqs, @nr_free, @pending (and which command of a
- *    pending batch is next), @failed, @nr_failed, @outstanding and the
- *    discovery session's waiting command (@disc_wait and what it asked).
+ *    pending batch is next), @failed, @nr_failed, @outstanding, the
+ *    responses waiting to be sent together (@rsp_ready, @nr_ready and
+ *    their counters) and the discovery session's waiting command
+ *    (@disc_wait and what it asked).
  *  - tconn->budget.lock (irq-safe, innermost) protects the payload the
  *    commands pin and the commands waiting for it (tbudget.c). A command
  *    holds its request context while it waits; waiting ones are started
@@ -106,6 +108,9 @@ struct rdmablk_trecv {
  * @rsp_wr: response SEND
  * @rsp_cqe: completion of @rsp_wr, or of the WRITE_WITH_IMM ending a READ
  * @rw_cqe: completion of the RDMA READ of a write payload
+ * @batch: the request contexts whose responses this one's SEND carried
+ *	with its own (RDMABLK_CONN_RSP_BATCH), given back with it when the
+ *	SEND completes
  * @rw: RDMA READ/WRITE context, valid when @sgl is set and @rw_ready
  * @rw_ready: @rw was initialised and not destroyed yet: @sgl is mapped
  * @keyed: the command's rkey was used, so the response may invalidate it
@@ -127,6 +132,7 @@ struct rdmablk_treq {
 	struct ib_send_wr rsp_wr;
 	struct ib_cqe rsp_cqe;
 	struct ib_cqe rw_cqe;
+	struct list_head batch;
 	struct rdma_rw_ctx rw;
 	bool rw_ready;
 	bool keyed;
@@ -169,6 +175,11 @@ struct rdmablk_treq {
  * @nr_reqs: count
  * @send_wr: work requests the send queue holds (responses and RDMA
  *	READ/WRITE, rdmablk_tconn_rw_ctxs()), for statistics
+ * @rsp_batch_max: most responses one SEND carries (RDMABLK_CONN_RSP_BATCH:
+ *	RDMABLK_RSP_BATCH_MAX, or fewer where the device gathers fewer SGEs)
+ * @rsp_work: sends the responses of @rsp_ready once the pass that made
+ *	them ready is over (queued on this CPU's high-priority pool, which
+ *	runs the CQ's work: it runs after it)
  * @lock: protects the fields below it
  * @free_reqs: free request contexts
  * @nr_free: their number
@@ -178,6 +189,12 @@ struct rdmablk_treq {
  *	teardown, after the QP is drained
  * @nr_failed: their number
  * @outstanding: commands received and not answered yet
+ * @rsp_ready: request contexts whose responses are ready and wait to go
+ *	in one SEND, at most @rsp_batch_max; sent when no other command is
+ *	outstanding, when full, or by @rsp_work: never held for more to come
+ * @nr_ready: their number
+ * @rsp_batches: batched SENDs posted, for statistics
+ * @rsp_batched: responses they carried
  * @disc_wait: the DISC_WAIT being held, or NULL
  * @disc_gen: the generation @disc_wait's host has seen
  * @disc_hostid: the host @disc_wait asks for
@@ -219,6 +236,8 @@ struct rdmablk_tconn {
 	struct rdmablk_treq *reqs;
 	unsigned int nr_reqs;
 	unsigned int send_wr;
+	unsigned int rsp_batch_max;
+	struct work_struct rsp_work;
 
 	spinlock_t lock;	/* see the locking notes at the top of tconn.h */
 	struct list_head free_reqs;
@@ -227,6 +246,10 @@ struct rdmablk_tconn {
 	struct list_head failed;
 	unsigned int nr_failed;
 	unsigned int outstanding;
+	struct list_head rsp_ready;
+	unsigned int nr_ready;
+	u64 rsp_batches;
+	u64 rsp_batched;
 	struct rdmablk_treq *disc_wait;
 	u64 disc_gen;
 	u8 disc_hostid[RDMABLK_UUID_SIZE];
@@ -265,11 +288,16 @@ void rdmablk_tconn_auth_release(struct rdmablk_tconn *conn);
 
 /* tio.c */
 void rdmablk_tconn_recv_done(struct ib_cq *cq, struct ib_wc *wc);
-void rdmablk_tconn_send_done(struct ib_cq *cq, struct ib_wc *wc);
+int rdmablk_trecv_post(struct rdmablk_trecv *recv);
 void rdmablk_treq_rw_done(struct ib_cq *cq, struct ib_wc *wc);
-void rdmablk_treq_respond(struct rdmablk_treq *req);
 void rdmablk_treq_unmap(struct rdmablk_treq *req);
+void rdmablk_treq_run_waiting(struct rdmablk_tconn *conn);
 void rdmablk_treq_free(struct rdmablk_treq *req);
+
+/* trsp.c */
+void rdmablk_tconn_send_done(struct ib_cq *cq, struct ib_wc *wc);
+void rdmablk_tconn_rsp_work(struct work_struct *work);
+void rdmablk_treq_respond(struct rdmablk_treq *req);
 
 /* disc.c */
 void rdmablk_tconn_disc_handle(struct rdmablk_tconn *conn,

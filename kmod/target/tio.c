@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Commands of a target connection: receive, dispatch, execution and the
- * answer. Commands arrive by RECV, payload moves by RDMA READ/WRITE
- * straight between the initiator's registered pages and the pages of the
- * bio sent to the backing device (the kernel's rdma_rw API), responses
- * leave by SEND; a successful small READ is answered by the immediate data
- * of its last RDMA WRITE instead (RDMABLK_CONN_READ_IMM). Payload pages
+ * Commands of a target connection: receive, dispatch and execution.
+ * Commands arrive by RECV, payload moves by RDMA READ/WRITE straight
+ * between the initiator's registered pages and the pages of the bio sent
+ * to the backing device (the kernel's rdma_rw API); the answer is
+ * trsp.c's. Payload pages
  * come from the connection's own cache (tpages.c), uncleared but never
  * holding another connection's bytes; how many bytes of them a
  * connection's commands hold at once is bounded by its payload budget
@@ -43,7 +42,7 @@ static void rdmablk_tconn_protocol_error(struct rdmablk_tconn *conn,
 	rdmablk_tconn_close(conn);
 }
 
-static int rdmablk_trecv_post(struct rdmablk_trecv *recv)
+int rdmablk_trecv_post(struct rdmablk_trecv *recv)
 {
 	struct rdmablk_tconn *conn = recv->conn;
 	int ret;
@@ -133,7 +132,7 @@ static void rdmablk_treq_exec_payload(struct rdmablk_treq *req);
  * are started in the context they would have run in. A connection that
  * is closing starts none; its teardown gives their contexts back.
  */
-static void rdmablk_treq_run_waiting(struct rdmablk_tconn *conn)
+void rdmablk_treq_run_waiting(struct rdmablk_tconn *conn)
 {
 	struct rdmablk_tbudget_wait *w;
 	struct rdmablk_treq *req;
@@ -145,152 +144,6 @@ static void rdmablk_treq_run_waiting(struct rdmablk_tconn *conn)
 		req = container_of(w, struct rdmablk_treq, pin);
 		req->pinned = w->bytes;
 		rdmablk_treq_exec_payload(req);
-	}
-}
-
-/* Completion of a response, or of the WRITE_WITH_IMM ending a READ. */
-void rdmablk_tconn_send_done(struct ib_cq *cq, struct ib_wc *wc)
-{
-	struct rdmablk_treq *req = container_of(wc->wr_cqe, struct rdmablk_treq,
-						rsp_cqe);
-	struct rdmablk_tconn *conn = req->conn;
-
-	WRITE_ONCE(conn->tx_progress, jiffies);
-	atomic_dec(&conn->tx_inflight);
-	/*
-	 * A flushed response may be the only trace of a failed RDMA WRITE
-	 * chained before it (those carry no completion of their own): any
-	 * failure closes the connection; closing twice is harmless.
-	 */
-	if (unlikely(wc->status != IB_WC_SUCCESS)) {
-		if (wc->status != IB_WC_WR_FLUSH_ERR)
-			tconn_err_ratelimited(conn, "send failed: %s\n",
-					      ib_wc_status_msg(wc->status));
-		rdmablk_tconn_close(conn);
-	}
-	rdmablk_treq_unmap(req);
-	rdmablk_treq_run_waiting(conn);
-	rdmablk_treq_free(req);
-}
-
-/*
- * The WRs pushing a successful READ's data, the last of them carrying the
- * READ's tag and generation as immediate data instead of a response following
- * (RDMABLK_CONN_READ_IMM, for reads up to @read_imm_max). Its completion,
- * signalled, frees @req.
- */
-static struct ib_send_wr *rdmablk_treq_read_imm_wrs(struct rdmablk_treq *req)
-{
-	struct rdmablk_tconn *conn = req->conn;
-	struct ib_send_wr *first, *last;
-
-	first = rdma_rw_ctx_wrs(&req->rw, conn->qp, conn->port_num,
-				&req->rsp_cqe, NULL);
-	for (last = first; last->next; last = last->next)
-		;
-	WARN_ON_ONCE(last->opcode != IB_WR_RDMA_WRITE);
-	last->opcode = IB_WR_RDMA_WRITE_WITH_IMM;
-	last->ex.imm_data =
-		cpu_to_be32(rdmablk_read_imm_encode(req->cmd.tag, req->cmd.gen));
-	return first;
-}
-
-/*
- * A READ's pages were mapped for the device before the backing device
- * filled them: with bounce buffering (swiotlb) the mapping still holds
- * what the pages held then. Hand the data to the device now.
- */
-static void rdmablk_treq_sync_read(struct rdmablk_treq *req)
-{
-	struct ib_device *dev = req->conn->dev;
-
-	if (!ib_uses_virt_dma(dev))
-		dma_sync_sg_for_device(dev->dma_device, req->sgl, req->nents,
-				       DMA_TO_DEVICE);
-}
-
-/**
- * rdmablk_treq_respond() - answer a command with @req->status
- * @req: the command
- *
- * For a successful READ, its data is pushed first. Safe in any context
- * (bio completion answers here).
- */
-void rdmablk_treq_respond(struct rdmablk_treq *req)
-{
-	struct rdmablk_tconn *conn = req->conn;
-	struct rdmablk_rsp *rsp = req->rsp;
-	struct ib_send_wr *first = &req->rsp_wr;
-	const struct ib_send_wr *bad = NULL;
-	unsigned long flags;
-	bool keyed, read_ok;
-	int ret;
-
-	trace_rdmablk_target_rsp(conn->qp->qp_num, &req->cmd, req->status);
-	if (req->recv) {
-		rdmablk_trecv_post(req->recv);
-		req->recv = NULL;
-	}
-
-	read_ok = req->rw_ready && req->cmd.opcode == RDMABLK_OP_READ &&
-		  req->status == RDMABLK_S_OK;
-	if (read_ok)
-		rdmablk_treq_sync_read(req);
-	if (read_ok && (conn->params.flags & RDMABLK_CONN_READ_IMM) &&
-	    req->cmd.length <= conn->read_imm_max) {
-		first = rdmablk_treq_read_imm_wrs(req);
-		goto post;
-	}
-
-	rsp->opcode = req->cmd.opcode;
-	rsp->tag = cpu_to_le16(req->cmd.tag);
-	rsp->status = cpu_to_le16(req->status);
-	rsp->gen = cpu_to_le16(req->cmd.gen);
-	req->rsp_sge.length = sizeof(*rsp);
-	if (req->status == RDMABLK_S_OK)
-		req->rsp_sge.length += req->rsp_extra;
-	ib_dma_sync_single_for_device(conn->dev, req->rsp_dma,
-				      req->rsp_sge.length, DMA_TO_DEVICE);
-
-	/* The initiator's registration is invalidated by our response. */
-	keyed = req->keyed && (conn->params.flags & RDMABLK_CONN_REMOTE_INV);
-	if (keyed) {
-		req->rsp_wr.opcode = IB_WR_SEND_WITH_INV;
-		req->rsp_wr.ex.invalidate_rkey = req->cmd.rkey;
-	} else {
-		req->rsp_wr.opcode = IB_WR_SEND;
-	}
-
-	if (read_ok)
-		first = rdma_rw_ctx_wrs(&req->rw, conn->qp, conn->port_num,
-					NULL, &req->rsp_wr);
-
-post:
-	spin_lock_irqsave(&conn->lock, flags);
-	conn->outstanding--;
-	spin_unlock_irqrestore(&conn->lock, flags);
-
-	if (atomic_inc_return(&conn->tx_inflight) == 1)
-		WRITE_ONCE(conn->tx_progress, jiffies);
-	ret = ib_post_send(conn->qp, first, &bad);
-	if (unlikely(ret)) {
-		if (bad == first)
-			atomic_dec(&conn->tx_inflight);
-		tconn_err_ratelimited(conn, "cannot post a response: %d\n", ret);
-		rdmablk_tconn_close(conn);
-		if (bad != first) {
-			/* Posted in part: no completion comes, the pages may
-			 * still be read. Teardown gives them back after the drain.
-			 */
-			spin_lock_irqsave(&conn->lock, flags);
-			list_add(&req->node, &conn->failed);
-			conn->nr_failed++;
-			spin_unlock_irqrestore(&conn->lock, flags);
-			wake_up(&conn->wq);
-			return;
-		}
-		rdmablk_treq_unmap(req);
-		rdmablk_treq_free(req);
 	}
 }
 

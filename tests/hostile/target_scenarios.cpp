@@ -64,6 +64,91 @@ void duplicate(Conn &c, const Cmd &cmd)
 	c.answer(cmd, RDMABLK_S_OK);
 }
 
+/* --- batches of responses (RDMABLK_CONN_RSP_BATCH) ----------------------- */
+
+/* The connect reply agrees on batches of responses. */
+void rsp_batch(ConnRep &rep)
+{
+	rep.flags = RDMABLK_CONN_RSP_BATCH;
+}
+
+/* A response carrying @flags (RDMABLK_RSP_BATCH: a member of a batch). */
+std::vector<std::uint8_t> member(std::uint8_t opcode, std::uint16_t tag, std::uint16_t gen,
+				 std::uint8_t flags = RDMABLK_RSP_BATCH)
+{
+	std::vector<std::uint8_t> b = encode_rsp(opcode, tag, RDMABLK_S_OK, gen);
+	b[offsetof(rdmablk_rsp, flags)] = flags;
+	return b;
+}
+
+/*
+ * SEND, as one message, the trap's command answered OK in a batch first
+ * (its data never written: an initiator that took it before checking the
+ * whole batch would return wrong bytes), then @rest, then @tail bytes.
+ */
+void bad_batch(Conn &c, const Cmd &cmd, const std::string &what,
+	       const std::vector<std::vector<std::uint8_t>> &rest, std::size_t tail = 0)
+{
+	std::vector<std::uint8_t> msg = member(cmd.opcode, cmd.tag, cmd.gen);
+	for (const auto &r : rest)
+		msg.insert(msg.end(), r.begin(), r.end());
+	msg.insert(msg.end(), tail, 0);
+	c.misbehaved(what);
+	c.send(msg);
+}
+
+/* A member answering a WRITE on another tag: well formed on its own. */
+std::vector<std::uint8_t> other_member(const Conn &c, const Cmd &cmd)
+{
+	return member(RDMABLK_OP_WRITE, other_tag(c, cmd.tag), cmd.gen);
+}
+
+void batch_not_agreed(Conn &c, const Cmd &cmd)
+{
+	bad_batch(c, cmd, "a batch of 2 responses, batches not agreed", {other_member(c, cmd)});
+}
+
+void batch_of_one(Conn &c, const Cmd &cmd)
+{
+	bad_batch(c, cmd, "a batch of 1 response", {});
+}
+
+void batch_ragged(Conn &c, const Cmd &cmd)
+{
+	bad_batch(c, cmd, "a batch of 2 responses and 10 bytes more", {other_member(c, cmd)}, 10);
+}
+
+void batch_over_max(Conn &c, const Cmd &cmd)
+{
+	std::vector<std::vector<std::uint8_t>> rest(RDMABLK_RSP_BATCH_MAX, other_member(c, cmd));
+	bad_batch(c, cmd, "a batch of " + std::to_string(RDMABLK_RSP_BATCH_MAX + 1) + " responses",
+		  rest);
+}
+
+void batch_unflagged(Conn &c, const Cmd &cmd)
+{
+	bad_batch(c, cmd, "a batch of 3 responses, the last without RDMABLK_RSP_BATCH",
+		  {other_member(c, cmd), member(RDMABLK_OP_WRITE, other_tag(c, cmd.tag), cmd.gen, 0)});
+}
+
+void batch_control(Conn &c, const Cmd &cmd)
+{
+	bad_batch(c, cmd, "a batch of 2 responses, the second to a KEEPALIVE",
+		  {member(RDMABLK_OP_KEEPALIVE, past_credits(c) - 1U, 0)});
+}
+
+/* Well formed, but the command answered twice in it: the data was placed. */
+void batch_duplicate(Conn &c, const Cmd &cmd)
+{
+	if (cmd.opcode == RDMABLK_OP_READ)
+		c.write_data(cmd);
+	c.misbehaved("a batch answering tag " + std::to_string(cmd.tag) + " twice");
+	std::vector<std::uint8_t> msg = member(cmd.opcode, cmd.tag, cmd.gen);
+	const std::vector<std::uint8_t> again = msg;
+	msg.insert(msg.end(), again.begin(), again.end());
+	c.send(msg);
+}
+
 void opcode_other(Conn &c, const Cmd &cmd)
 {
 	if (cmd.opcode == RDMABLK_OP_READ)
@@ -332,6 +417,23 @@ constexpr std::array kScenarios = {
 		 nullptr, tag_ffff},
 	Scenario{"status-ffff", "I/O answered with status 0xffff", Expect::Error, false, nullptr,
 		 nullptr, status_ffff},
+	Scenario{"rsp-batch-not-agreed",
+		 "I/O answered in a batch of responses the reply did not agree to",
+		 Expect::Error, true, nullptr, nullptr, batch_not_agreed},
+	Scenario{"rsp-batch-of-one", "I/O answered in a batch of one response", Expect::Error,
+		 true, rsp_batch, nullptr, batch_of_one},
+	Scenario{"rsp-batch-ragged", "I/O answered in a batch of responses with a ragged length",
+		 Expect::Error, true, rsp_batch, nullptr, batch_ragged},
+	Scenario{"rsp-batch-over-max", "I/O answered in a batch of 17 responses", Expect::Error,
+		 true, rsp_batch, nullptr, batch_over_max},
+	Scenario{"rsp-batch-unflagged",
+		 "I/O answered in a batch of responses whose last is not flagged", Expect::Error,
+		 true, rsp_batch, nullptr, batch_unflagged},
+	Scenario{"rsp-batch-control",
+		 "I/O answered in a batch of responses with a KEEPALIVE response in it",
+		 Expect::Error, true, rsp_batch, nullptr, batch_control},
+	Scenario{"rsp-batch-duplicate", "I/O answered twice in one batch of responses",
+		 Expect::ErrorOrData, true, rsp_batch, nullptr, batch_duplicate},
 	Scenario{"auth-downgrade",
 		 "an impostor: a host with keys offers authentication, the reply does not agree",
 		 Expect::Refused, false, nullptr, nullptr, nullptr, false, true},

@@ -31,6 +31,9 @@
  *     When RDMABLK_CONN_CMD_BATCH was agreed, one SEND may carry several
  *     commands without payload (RDMABLK_CMD_BATCH): each still takes its
  *     own credit and gets its own answer.
+ *     When RDMABLK_CONN_RSP_BATCH was agreed, one SEND may carry the
+ *     responses to several I/O commands (RDMABLK_RSP_BATCH), answers the
+ *     target had ready together; it never waits for more to make one.
  *  4. While connected, the initiator sends RDMABLK_OP_KEEPALIVE on every
  *     queue (each connection is reaped on its own, so each needs its own
  *     proof of life) every keepalive_ms / 2 unless a response arrived on
@@ -79,6 +82,7 @@
 #define RDMABLK_CONN_READ_IMM		(1U << 2)	/* READ done by WRITE_WITH_IMM */
 #define RDMABLK_CONN_AUTH		(1U << 3)	/* speaks RDMABLK_OP_AUTH_* */
 #define RDMABLK_CONN_CMD_BATCH		(1U << 4)	/* several commands a SEND */
+#define RDMABLK_CONN_RSP_BATCH		(1U << 5)	/* several responses a SEND */
 
 /*
  * Immediate data of the RDMA WRITE_WITH_IMM that completes a READ under
@@ -248,7 +252,7 @@ enum rdmablk_status {
 /**
  * struct rdmablk_rsp - a response, target to initiator, by SEND
  * @opcode: the command's opcode
- * @reserved0: zero
+ * @flags: RDMABLK_RSP_*
  * @tag: the command's tag
  * @status: enum rdmablk_status
  * @gen: the command's generation
@@ -256,12 +260,27 @@ enum rdmablk_status {
  */
 struct rdmablk_rsp {
 	__u8	opcode;
-	__u8	reserved0;
+	__u8	flags;
 	__le16	tag;
 	__le16	status;
 	__le16	gen;
 	__u8	reserved[8];
 };
+
+/*
+ * struct rdmablk_rsp.flags: one of the responses of a batched SEND
+ * (RDMABLK_CONN_RSP_BATCH agreed). A SEND whose first response carries
+ * this flag holds 2 to RDMABLK_RSP_BATCH_MAX whole struct rdmablk_rsp back
+ * to back and nothing else; every one carries the flag, answers an I/O
+ * command (READ, WRITE, FLUSH, WRITE_ZEROES, DISCARD) and is the answer
+ * to that command alone, as if it had come in a SEND of its own. A batched
+ * SEND is a plain SEND, never SEND_WITH_INV: the initiator invalidates the
+ * registrations of its commands itself. An initiator that offers
+ * RDMABLK_CONN_RSP_BATCH posts receives that hold RDMABLK_RSP_BATCH_MAX
+ * responses (256 bytes).
+ */
+#define RDMABLK_RSP_BATCH	(1U << 0)
+#define RDMABLK_RSP_BATCH_MAX	16
 
 /* struct rdmablk_open_rsp.flags */
 #define RDMABLK_EXP_READ_ONLY		(1U << 0)
@@ -432,5 +451,7 @@ struct rdmablk_auth_reply_rsp {
 /* What the initiator posts receive buffers for. */
 #define RDMABLK_RSP_BUF_SIZE	(sizeof(struct rdmablk_rsp) + \
 				 sizeof(struct rdmablk_open_rsp))
+#define RDMABLK_RSP_BATCH_SIZE	(RDMABLK_RSP_BATCH_MAX * \
+				 sizeof(struct rdmablk_rsp))
 
 #endif /* _UAPI_LINUX_RDMABLK_PROTO_H */

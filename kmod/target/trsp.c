@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Answers of a target connection. A command is answered by a struct
+ * rdmablk_rsp sent by SEND (SEND_WITH_INV of the command's rkey under
+ * RDMABLK_CONN_REMOTE_INV), behind the RDMA WRITEs of a READ's data; a
+ * successful small READ is answered by the immediate data of its last
+ * RDMA WRITE instead (RDMABLK_CONN_READ_IMM).
+ *
+ * Coalescing (RDMABLK_CONN_RSP_BATCH): the plain responses to I/O
+ * commands that are ready together leave in one SEND, gathered from their
+ * buffers, one work request, one completion and one message on the wire
+ * for up to RDMABLK_RSP_BATCH_MAX of them. A response joins @rsp_ready
+ * only while other commands of the connection are outstanding, so a
+ * lone command (queue depth 1) is answered at once, as without
+ * coalescing. The ready ones go when no command is left outstanding,
+ * when a SEND's worth is ready, or when the pass that made them ready is
+ * over: @rsp_work, queued on the CPU's high-priority worker pool, which
+ * also runs the CQ's work (IB_POLL_WORKQUEUE), runs after that pass. No
+ * answer waits for a command that is still running.
+ *
+ * Locking: tconn->lock (irq-safe: bio completion answers here) guards
+ * @outstanding and @rsp_ready. A batched SEND's request contexts stay
+ * with the one that carries it (@batch) until its completion, which gives
+ * them all back: their buffers are what the SEND gathers.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/dma-mapping.h>
+#include <linux/scatterlist.h>
+#include <linux/workqueue.h>
+
+#include "tconn.h"
+#include "../trace.h"
+
+/* Give back the request contexts whose responses @req's SEND carried. */
+static void rdmablk_treq_free_batch(struct rdmablk_treq *req)
+{
+	struct rdmablk_treq *m, *next;
+
+	list_for_each_entry_safe(m, next, &req->batch, node) {
+		list_del(&m->node);
+		rdmablk_treq_unmap(m);
+		rdmablk_treq_free(m);
+	}
+}
+
+/* Completion of a response, or of the WRITE_WITH_IMM ending a READ. */
+void rdmablk_tconn_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rdmablk_treq *req = container_of(wc->wr_cqe, struct rdmablk_treq,
+						rsp_cqe);
+	struct rdmablk_tconn *conn = req->conn;
+
+	WRITE_ONCE(conn->tx_progress, jiffies);
+	atomic_dec(&conn->tx_inflight);
+	/*
+	 * A flushed response may be the only trace of a failed RDMA WRITE
+	 * chained before it (those carry no completion of their own): any
+	 * failure closes the connection; closing twice is harmless.
+	 */
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			tconn_err_ratelimited(conn, "send failed: %s\n",
+					      ib_wc_status_msg(wc->status));
+		rdmablk_tconn_close(conn);
+	}
+	rdmablk_treq_free_batch(req);
+	rdmablk_treq_unmap(req);
+	rdmablk_treq_run_waiting(conn);
+	rdmablk_treq_free(req);
+}
+
+/*
+ * The WRs pushing a successful READ's data, the last of them carrying the
+ * READ's tag and generation as immediate data instead of a response following
+ * (RDMABLK_CONN_READ_IMM, for reads up to @read_imm_max). Its completion,
+ * signalled, frees @req.
+ */
+static struct ib_send_wr *rdmablk_treq_read_imm_wrs(struct rdmablk_treq *req)
+{
+	struct rdmablk_tconn *conn = req->conn;
+	struct ib_send_wr *first, *last;
+
+	first = rdma_rw_ctx_wrs(&req->rw, conn->qp, conn->port_num,
+				&req->rsp_cqe, NULL);
+	for (last = first; last->next; last = last->next)
+		;
+	WARN_ON_ONCE(last->opcode != IB_WR_RDMA_WRITE);
+	last->opcode = IB_WR_RDMA_WRITE_WITH_IMM;
+	last->ex.imm_data =
+		cpu_to_be32(rdmablk_read_imm_encode(req->cmd.tag, req->cmd.gen));
+	return first;
+}
+
+/*
+ * A READ's pages were mapped for the device before the backing device
+ * filled them: with bounce buffering (swiotlb) the mapping still holds
+ * what the pages held then. Hand the data to the device now.
+ */
+static void rdmablk_treq_sync_read(struct rdmablk_treq *req)
+{
+	struct ib_device *dev = req->conn->dev;
+
+	if (!ib_uses_virt_dma(dev))
+		dma_sync_sg_for_device(dev->dma_device, req->sgl, req->nents,
+				       DMA_TO_DEVICE);
+}
+
+/*
+ * Post @first, the WR chain answering @req (and those of @req->batch),
+ * counted in @conn->tx_inflight. On failure the connection closes; what
+ * was not posted at all is given back here, and a chain posted in part
+ * waits in @conn->failed for teardown, which gives it back after the drain.
+ */
+static void rdmablk_treq_post(struct rdmablk_treq *req,
+			      const struct ib_send_wr *first)
+{
+	struct rdmablk_tconn *conn = req->conn;
+	const struct ib_send_wr *bad = NULL;
+	unsigned long flags;
+	int ret;
+
+	if (atomic_inc_return(&conn->tx_inflight) == 1)
+		WRITE_ONCE(conn->tx_progress, jiffies);
+	ret = ib_post_send(conn->qp, first, &bad);
+	if (likely(!ret))
+		return;
+	if (bad == first)
+		atomic_dec(&conn->tx_inflight);
+	tconn_err_ratelimited(conn, "cannot post a response: %d\n", ret);
+	rdmablk_tconn_close(conn);
+	if (bad != first) {
+		/* Posted in part: no completion comes, the pages may
+		 * still be read. Teardown gives them back after the drain.
+		 */
+		spin_lock_irqsave(&conn->lock, flags);
+		list_add(&req->node, &conn->failed);
+		conn->nr_failed++;
+		spin_unlock_irqrestore(&conn->lock, flags);
+		wake_up(&conn->wq);
+		return;
+	}
+	rdmablk_treq_free_batch(req);
+	rdmablk_treq_unmap(req);
+	rdmablk_treq_free(req);
+}
+
+/*
+ * Send the responses of @ready, whose contexts it holds, in SENDs of up
+ * to @conn->rsp_batch_max: one alone goes as it was built, several are
+ * flagged RDMABLK_RSP_BATCH and gathered from their buffers by one plain
+ * SEND, which the first of them carries.
+ */
+static void rdmablk_tconn_send_ready(struct rdmablk_tconn *conn,
+				     struct list_head *ready)
+{
+	struct ib_sge sge[RDMABLK_RSP_BATCH_MAX];
+	struct rdmablk_treq *head, *req;
+	struct ib_send_wr wr;
+	unsigned long flags;
+	unsigned int n;
+
+	while (!list_empty(ready)) {
+		head = list_first_entry(ready, struct rdmablk_treq, node);
+		list_del(&head->node);
+		if (list_empty(ready)) {
+			rdmablk_treq_post(head, &head->rsp_wr);
+			return;
+		}
+		n = 0;
+		req = head;
+		do {
+			struct rdmablk_rsp *rsp = req->rsp;
+
+			rsp->flags = RDMABLK_RSP_BATCH;
+			ib_dma_sync_single_for_device(conn->dev, req->rsp_dma,
+						      sizeof(*rsp),
+						      DMA_TO_DEVICE);
+			sge[n++] = req->rsp_sge;
+			if (n == conn->rsp_batch_max || list_empty(ready))
+				break;
+			req = list_first_entry(ready, struct rdmablk_treq,
+					       node);
+			list_move_tail(&req->node, &head->batch);
+		} while (true);
+
+		wr = head->rsp_wr;
+		wr.next = NULL;
+		wr.opcode = IB_WR_SEND;
+		wr.sg_list = sge;
+		wr.num_sge = n;
+		spin_lock_irqsave(&conn->lock, flags);
+		conn->rsp_batches++;
+		conn->rsp_batched += n;
+		spin_unlock_irqrestore(&conn->lock, flags);
+		rdmablk_treq_post(head, &wr);
+	}
+}
+
+/**
+ * rdmablk_tconn_rsp_work() - send the responses still waiting once the
+ *	pass that made them ready is over
+ * @work: @rsp_work of the connection
+ */
+void rdmablk_tconn_rsp_work(struct work_struct *work)
+{
+	struct rdmablk_tconn *conn = container_of(work, struct rdmablk_tconn,
+						  rsp_work);
+	unsigned long flags;
+	LIST_HEAD(ready);
+
+	spin_lock_irqsave(&conn->lock, flags);
+	list_splice_init(&conn->rsp_ready, &ready);
+	conn->nr_ready = 0;
+	spin_unlock_irqrestore(&conn->lock, flags);
+	rdmablk_tconn_send_ready(conn, &ready);
+}
+
+/*
+ * May @req's response, built, go in a batch? A plain response of its own
+ * size to an I/O command, on a connection that agreed to batches: not one
+ * that invalidates the initiator's registration (a batched SEND cannot),
+ * nor one behind a READ's data.
+ */
+static bool rdmablk_treq_batchable(const struct rdmablk_treq *req, bool keyed)
+{
+	const struct rdmablk_tconn *conn = req->conn;
+
+	if (!(conn->params.flags & RDMABLK_CONN_RSP_BATCH) || keyed ||
+	    req->rsp_sge.length != sizeof(struct rdmablk_rsp))
+		return false;
+	switch (req->cmd.opcode) {
+	case RDMABLK_OP_READ:
+	case RDMABLK_OP_WRITE:
+	case RDMABLK_OP_FLUSH:
+	case RDMABLK_OP_DISCARD:
+	case RDMABLK_OP_WRITE_ZEROES:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/**
+ * rdmablk_treq_respond() - answer a command with @req->status
+ * @req: the command
+ *
+ * For a successful READ, its data is pushed first. Safe in any context
+ * (bio completion answers here).
+ */
+void rdmablk_treq_respond(struct rdmablk_treq *req)
+{
+	struct rdmablk_tconn *conn = req->conn;
+	struct rdmablk_rsp *rsp = req->rsp;
+	struct ib_send_wr *first = &req->rsp_wr;
+	unsigned long flags;
+	bool keyed, read_ok, kick = false;
+	LIST_HEAD(ready);
+
+	trace_rdmablk_target_rsp(conn->qp->qp_num, &req->cmd, req->status);
+	if (req->recv) {
+		rdmablk_trecv_post(req->recv);
+		req->recv = NULL;
+	}
+
+	read_ok = req->rw_ready && req->cmd.opcode == RDMABLK_OP_READ &&
+		  req->status == RDMABLK_S_OK;
+	if (read_ok)
+		rdmablk_treq_sync_read(req);
+	if (read_ok && (conn->params.flags & RDMABLK_CONN_READ_IMM) &&
+	    req->cmd.length <= conn->read_imm_max) {
+		first = rdmablk_treq_read_imm_wrs(req);
+		goto post;
+	}
+
+	rsp->opcode = req->cmd.opcode;
+	rsp->flags = 0;
+	rsp->tag = cpu_to_le16(req->cmd.tag);
+	rsp->status = cpu_to_le16(req->status);
+	rsp->gen = cpu_to_le16(req->cmd.gen);
+	req->rsp_sge.length = sizeof(*rsp);
+	if (req->status == RDMABLK_S_OK)
+		req->rsp_sge.length += req->rsp_extra;
+	ib_dma_sync_single_for_device(conn->dev, req->rsp_dma,
+				      req->rsp_sge.length, DMA_TO_DEVICE);
+
+	/* The initiator's registration is invalidated by our response. */
+	keyed = req->keyed && (conn->params.flags & RDMABLK_CONN_REMOTE_INV);
+	if (keyed) {
+		req->rsp_wr.opcode = IB_WR_SEND_WITH_INV;
+		req->rsp_wr.ex.invalidate_rkey = req->cmd.rkey;
+	} else {
+		req->rsp_wr.opcode = IB_WR_SEND;
+	}
+
+	if (read_ok) {
+		first = rdma_rw_ctx_wrs(&req->rw, conn->qp, conn->port_num,
+					NULL, &req->rsp_wr);
+	} else if (rdmablk_treq_batchable(req, keyed)) {
+		spin_lock_irqsave(&conn->lock, flags);
+		conn->outstanding--;
+		list_add_tail(&req->node, &conn->rsp_ready);
+		if (!conn->outstanding ||
+		    ++conn->nr_ready >= conn->rsp_batch_max) {
+			list_splice_init(&conn->rsp_ready, &ready);
+			conn->nr_ready = 0;
+		} else if (conn->nr_ready == 1) {
+			kick = true;
+		}
+		spin_unlock_irqrestore(&conn->lock, flags);
+		if (kick)
+			queue_work(system_highpri_wq, &conn->rsp_work);
+		else
+			rdmablk_tconn_send_ready(conn, &ready);
+		return;
+	}
+
+post:
+	spin_lock_irqsave(&conn->lock, flags);
+	conn->outstanding--;
+	spin_unlock_irqrestore(&conn->lock, flags);
+	rdmablk_treq_post(req, first);
+}
