@@ -118,8 +118,17 @@ void batch_ragged(Conn &c, const Cmd &cmd)
 	bad_batch(c, cmd, "a batch of 2 responses and 10 bytes more", {other_member(c, cmd)}, 10);
 }
 
+/*
+ * 17 responses are 272 bytes, more than the initiator's receive holds: the
+ * device fails the receive, or (soft-RoCE) delivers the first 256 bytes, a
+ * well-formed batch of 16 that the initiator cannot tell from one sent so.
+ * The READ's data is placed first, so either is right; the second member
+ * answers a tag not outstanding, which drops the connection.
+ */
 void batch_over_max(Conn &c, const Cmd &cmd)
 {
+	if (cmd.opcode == RDMABLK_OP_READ)
+		c.write_data(cmd);
 	std::vector<std::vector<std::uint8_t>> rest(RDMABLK_RSP_BATCH_MAX, other_member(c, cmd));
 	bad_batch(c, cmd, "a batch of " + std::to_string(RDMABLK_RSP_BATCH_MAX + 1) + " responses",
 		  rest);
@@ -424,8 +433,8 @@ constexpr std::array kScenarios = {
 		 true, rsp_batch, nullptr, batch_of_one},
 	Scenario{"rsp-batch-ragged", "I/O answered in a batch of responses with a ragged length",
 		 Expect::Error, true, rsp_batch, nullptr, batch_ragged},
-	Scenario{"rsp-batch-over-max", "I/O answered in a batch of 17 responses", Expect::Error,
-		 true, rsp_batch, nullptr, batch_over_max},
+	Scenario{"rsp-batch-over-max", "I/O answered in a batch of 17 responses, the data placed",
+		 Expect::ErrorOrData, true, rsp_batch, nullptr, batch_over_max},
 	Scenario{"rsp-batch-unflagged",
 		 "I/O answered in a batch of responses whose last is not flagged", Expect::Error,
 		 true, rsp_batch, nullptr, batch_unflagged},
