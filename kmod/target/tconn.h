@@ -177,6 +177,8 @@ struct rdmablk_treq {
  *	READ/WRITE, rdmablk_tconn_rw_ctxs()), for statistics
  * @rsp_batch_max: most responses one SEND carries (RDMABLK_CONN_RSP_BATCH:
  *	RDMABLK_RSP_BATCH_MAX, or fewer where the device gathers fewer SGEs)
+ * @rsp_defer: a receive completion is being handled (CQ work, one at a
+ *	time): answers made meanwhile wait for the end of the pass
  * @rsp_work: sends the responses of @rsp_ready once the pass that made
  *	them ready is over (queued on this CPU's high-priority pool, which
  *	runs the CQ's work: it runs after it)
@@ -237,6 +239,7 @@ struct rdmablk_tconn {
 	unsigned int nr_reqs;
 	unsigned int send_wr;
 	unsigned int rsp_batch_max;
+	bool rsp_defer;
 	struct work_struct rsp_work;
 
 	spinlock_t lock;	/* see the locking notes at the top of tconn.h */

@@ -10,11 +10,12 @@
  * commands that are ready together leave in one SEND, gathered from their
  * buffers, one work request, one completion and one message on the wire
  * for up to RDMABLK_RSP_BATCH_MAX of them. A response joins @rsp_ready
- * only while other commands of the connection are outstanding, so a
- * lone command (queue depth 1) is answered at once, as without
- * coalescing. The ready ones go when no command is left outstanding,
- * when a SEND's worth is ready, or when the pass that made them ready is
- * over: @rsp_work, queued on the CPU's high-priority worker pool, which
+ * while other commands of the connection are outstanding, or while a
+ * receive completion is being handled (@rsp_defer: a backing device that
+ * completes at once answers there, before the next command was even
+ * counted). The ready ones go when no command is left outstanding
+ * outside a receive completion, when a SEND's worth is ready, or when
+ * the pass that made them ready is over: @rsp_work, queued on the CPU's high-priority worker pool, which
  * also runs the CQ's work (IB_POLL_WORKQUEUE), runs after that pass. No
  * answer waits for a command that is still running.
  *
@@ -300,7 +301,7 @@ void rdmablk_treq_respond(struct rdmablk_treq *req)
 		spin_lock_irqsave(&conn->lock, flags);
 		conn->outstanding--;
 		list_add_tail(&req->node, &conn->rsp_ready);
-		if (!conn->outstanding ||
+		if ((!conn->outstanding && !READ_ONCE(conn->rsp_defer)) ||
 		    ++conn->nr_ready >= conn->rsp_batch_max) {
 			list_splice_init(&conn->rsp_ready, &ready);
 			conn->nr_ready = 0;
