@@ -339,10 +339,9 @@ static int rdmablk_tconn_create_qp(struct rdmablk_tconn *conn)
 
 	ctxs = rdmablk_tconn_rw_ctxs(conn);
 
-	conn->cq = ib_alloc_cq_any(dev, conn, conn->nr_recvs + 2 * conn->nr_reqs + 2,
-				   IB_POLL_WORKQUEUE);
-	if (IS_ERR(conn->cq))
-		return PTR_ERR(conn->cq);
+	ret = rdmablk_tconn_create_cq(conn, conn->nr_recvs + 2 * conn->nr_reqs + 2);
+	if (ret)
+		return ret;
 
 	attr.qp_context = conn;
 	attr.event_handler = rdmablk_tconn_qp_event;
@@ -361,7 +360,7 @@ static int rdmablk_tconn_create_qp(struct rdmablk_tconn *conn)
 
 	ret = rdma_create_qp(conn->cm_id, conn->pd, &attr);
 	if (ret) {
-		ib_free_cq(conn->cq);
+		rdmablk_tconn_destroy_cq(conn);
 		return ret;
 	}
 	conn->qp = conn->cm_id->qp;
@@ -377,7 +376,7 @@ static int rdmablk_tconn_create_qp(struct rdmablk_tconn *conn)
 static void rdmablk_tconn_destroy_qp(struct rdmablk_tconn *conn)
 {
 	rdma_destroy_qp(conn->cm_id);
-	ib_free_cq(conn->cq);
+	rdmablk_tconn_destroy_cq(conn);
 }
 
 /*
@@ -450,13 +449,11 @@ static void rdmablk_tconn_release(struct work_struct *work)
 	}
 	/*
 	 * A bio still in flight answers into the drained QP, then frees;
-	 * so do the responses waiting to be sent together, once @rsp_work
-	 * sends them.
+	 * so do the responses waiting to be sent together, at the end of
+	 * the pass that answer queued.
 	 */
 	wait_event(conn->wq, READ_ONCE(conn->nr_free) +
 			     READ_ONCE(conn->nr_failed) == conn->nr_reqs);
-	/* Every context is back: nothing queues it again. */
-	flush_work(&conn->rsp_work);
 	/* Drained: nothing reads the pages of a half-posted chain now. */
 	while (!list_empty(&conn->failed)) {
 		struct rdmablk_treq *req = list_first_entry(&conn->failed,
@@ -501,7 +498,7 @@ static void rdmablk_tconn_release(struct work_struct *work)
 	 */
 	rdma_destroy_id(conn->cm_id);
 	ib_destroy_qp(conn->qp);
-	ib_free_cq(conn->cq);
+	rdmablk_tconn_destroy_cq(conn);
 	rdmablk_tconn_free_bufs(conn);
 	ib_dealloc_pd(conn->pd);
 	kfree(conn);
@@ -595,7 +592,6 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	INIT_DELAYED_WORK(&conn->ka_work, rdmablk_tconn_ka_work);
 	INIT_DELAYED_WORK(&conn->open_work, rdmablk_tconn_open_work);
 	INIT_WORK(&conn->disc_work, rdmablk_tconn_disc_work);
-	INIT_WORK(&conn->rsp_work, rdmablk_tconn_rsp_work);
 
 	conn->params = req;
 	/*
@@ -895,6 +891,9 @@ int rdmablk_target_init(void)
 	int ret;
 
 	rdmablk_tauth_init();
+	ret = rdmablk_tcq_init();
+	if (ret)
+		return ret;
 	/* Debugging aid only: a failure is no reason to fail loading. */
 	rdmablk_target_debugfs = debugfs_create_dir("rdmablk-target", NULL);
 	debugfs_create_file("connections", 0400, rdmablk_target_debugfs, NULL,
@@ -911,6 +910,7 @@ out_unregister_client:
 	ib_unregister_client(&rdmablk_target_client);
 out_remove_debugfs:
 	debugfs_remove_recursive(rdmablk_target_debugfs);
+	rdmablk_tcq_exit();
 	return ret;
 }
 
@@ -929,5 +929,6 @@ void rdmablk_target_exit(void)
 	debugfs_remove_recursive(rdmablk_target_debugfs);
 	rdmablk_tconn_close_all(NULL);
 	ib_unregister_client(&rdmablk_target_client);
+	rdmablk_tcq_exit();
 	rdmablk_tauth_exit();
 }

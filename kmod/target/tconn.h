@@ -23,8 +23,8 @@
  *    holds its request context while it waits; waiting ones are started
  *    from send completions, in CQ work, never once the connection is
  *    closing; teardown takes those still waiting, after the drain.
- *  - The CQ is polled from a workqueue (IB_POLL_WORKQUEUE), so command
- *    handling may sleep (bio and SG allocation, export lookup). Receive
+ *  - The CQ is polled by rdmablk's own pass on a workqueue (tcq.c), so
+ *    command handling may sleep (bio and SG allocation, export lookup). Receive
  *    completions of one connection are handled one at a time, so @exp is
  *    written (at OPEN) and read without a lock there; teardown reads it
  *    after the QP is drained and every request context came back.
@@ -177,11 +177,10 @@ struct rdmablk_treq {
  *	READ/WRITE, rdmablk_tconn_rw_ctxs()), for statistics
  * @rsp_batch_max: most responses one SEND carries (RDMABLK_CONN_RSP_BATCH:
  *	RDMABLK_RSP_BATCH_MAX, or fewer where the device gathers fewer SGEs)
- * @rsp_defer: a receive completion is being handled (CQ work, one at a
- *	time): answers made meanwhile wait for the end of the pass
- * @rsp_work: sends the responses of @rsp_ready once the pass that made
- *	them ready is over (queued on this CPU's high-priority pool, which
- *	runs the CQ's work: it runs after it)
+ * @rsp_defer: a pass of the CQ is running (tcq.c): answers made meanwhile
+ *	wait for its end
+ * @cq_work: the pass polling @cq (tcq.c)
+ * @cq_dead: teardown stopped the passes
  * @lock: protects the fields below it
  * @free_reqs: free request contexts
  * @nr_free: their number
@@ -193,7 +192,8 @@ struct rdmablk_treq {
  * @outstanding: commands received and not answered yet
  * @rsp_ready: request contexts whose responses are ready and wait to go
  *	in one SEND, at most @rsp_batch_max; sent when no other command is
- *	outstanding, when full, or by @rsp_work: never held for more to come
+ *	outstanding, when full, or at the end of a pass: never held for more
+ *	to come
  * @nr_ready: their number
  * @rsp_batches: batched SENDs posted, for statistics
  * @rsp_batched: responses they carried
@@ -240,7 +240,8 @@ struct rdmablk_tconn {
 	unsigned int send_wr;
 	unsigned int rsp_batch_max;
 	bool rsp_defer;
-	struct work_struct rsp_work;
+	struct work_struct cq_work;
+	bool cq_dead;
 
 	spinlock_t lock;	/* see the locking notes at the top of tconn.h */
 	struct list_head free_reqs;
@@ -299,7 +300,15 @@ void rdmablk_treq_free(struct rdmablk_treq *req);
 
 /* trsp.c */
 void rdmablk_tconn_send_done(struct ib_cq *cq, struct ib_wc *wc);
-void rdmablk_tconn_rsp_work(struct work_struct *work);
+void rdmablk_tconn_pass_begin(struct rdmablk_tconn *conn);
+void rdmablk_tconn_pass_end(struct rdmablk_tconn *conn);
+
+/* tcq.c */
+int rdmablk_tconn_create_cq(struct rdmablk_tconn *conn, unsigned int nr_cqe);
+void rdmablk_tconn_destroy_cq(struct rdmablk_tconn *conn);
+void rdmablk_tconn_kick(struct rdmablk_tconn *conn);
+int rdmablk_tcq_init(void);
+void rdmablk_tcq_exit(void);
 void rdmablk_treq_respond(struct rdmablk_treq *req);
 
 /* disc.c */

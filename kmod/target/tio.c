@@ -535,7 +535,5 @@ void rdmablk_tconn_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	conn->outstanding += n;
 	spin_unlock_irqrestore(&conn->lock, flags);
 
-	WRITE_ONCE(conn->rsp_defer, true);
 	rdmablk_tconn_dispatch(conn, recv);
-	WRITE_ONCE(conn->rsp_defer, false);
 }

@@ -10,17 +10,19 @@
  * commands that are ready together leave in one SEND, gathered from their
  * buffers, one work request, one completion and one message on the wire
  * for up to RDMABLK_RSP_BATCH_MAX of them. A response joins @rsp_ready
- * while other commands of the connection are outstanding, or while a
- * receive completion is being handled (@rsp_defer: a backing device that
- * completes at once answers there, before the next command was even
- * counted). The ready ones go when no command is left outstanding
- * outside a receive completion, when a SEND's worth is ready, or when
- * the pass that made them ready is over: @rsp_work, queued on the CPU's high-priority worker pool, which
- * also runs the CQ's work (IB_POLL_WORKQUEUE), runs after that pass. No
- * answer waits for a command that is still running.
+ * while a pass of the connection's CQ runs (@rsp_defer, tcq.c: a backing
+ * device that completes at once answers inside the receive completion,
+ * before the next command of the pass was even counted), or while other
+ * commands of the connection are outstanding. The ready ones go when the
+ * pass ends, when a SEND's worth is ready, or, for an answer made outside
+ * a pass (bio completion), when no command is left outstanding or at the
+ * end of the pass it queues. No answer waits for a command that is still
+ * running, nor for anything to arrive.
  *
  * Locking: tconn->lock (irq-safe: bio completion answers here) guards
- * @outstanding and @rsp_ready. A batched SEND's request contexts stay
+ * @outstanding, @rsp_ready and the clearing of @rsp_defer (set without
+ * it: an answer that missed it only queues a pass). A batched SEND's
+ * request contexts stay
  * with the one that carries it (@batch) until its completion, which gives
  * them all back: their buffers are what the SEND gathers.
  */
@@ -199,18 +201,28 @@ static void rdmablk_tconn_send_ready(struct rdmablk_tconn *conn,
 }
 
 /**
- * rdmablk_tconn_rsp_work() - send the responses still waiting once the
- *	pass that made them ready is over
- * @work: @rsp_work of the connection
+ * rdmablk_tconn_pass_begin() - a pass of @conn's CQ starts (tcq.c)
+ * @conn: the connection
+ *
+ * Responses made ready from now on wait for rdmablk_tconn_pass_end().
  */
-void rdmablk_tconn_rsp_work(struct work_struct *work)
+void rdmablk_tconn_pass_begin(struct rdmablk_tconn *conn)
 {
-	struct rdmablk_tconn *conn = container_of(work, struct rdmablk_tconn,
-						  rsp_work);
+	WRITE_ONCE(conn->rsp_defer, true);
+}
+
+/**
+ * rdmablk_tconn_pass_end() - a pass of @conn's CQ is over: send the
+ *	responses it made ready, and those made ready outside it since
+ * @conn: the connection
+ */
+void rdmablk_tconn_pass_end(struct rdmablk_tconn *conn)
+{
 	unsigned long flags;
 	LIST_HEAD(ready);
 
 	spin_lock_irqsave(&conn->lock, flags);
+	conn->rsp_defer = false;
 	list_splice_init(&conn->rsp_ready, &ready);
 	conn->nr_ready = 0;
 	spin_unlock_irqrestore(&conn->lock, flags);
@@ -301,16 +313,17 @@ void rdmablk_treq_respond(struct rdmablk_treq *req)
 		spin_lock_irqsave(&conn->lock, flags);
 		conn->outstanding--;
 		list_add_tail(&req->node, &conn->rsp_ready);
-		if ((!conn->outstanding && !READ_ONCE(conn->rsp_defer)) ||
+		if ((!conn->outstanding && !conn->rsp_defer) ||
 		    ++conn->nr_ready >= conn->rsp_batch_max) {
 			list_splice_init(&conn->rsp_ready, &ready);
 			conn->nr_ready = 0;
-		} else if (conn->nr_ready == 1) {
+		} else if (!conn->rsp_defer && conn->nr_ready == 1) {
+			/* Outside a pass: one ends soon after this. */
 			kick = true;
 		}
 		spin_unlock_irqrestore(&conn->lock, flags);
 		if (kick)
-			queue_work(system_highpri_wq, &conn->rsp_work);
+			rdmablk_tconn_kick(conn);
 		else
 			rdmablk_tconn_send_ready(conn, &ready);
 		return;
