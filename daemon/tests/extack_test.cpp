@@ -31,6 +31,23 @@ TEST(Extack, FromAnErrorEchoingTheRequestHeaderOnly)
 	EXPECT_EQ(extack_message(hdr(err)), "not permitted here");
 }
 
+TEST(Extack, CookieOfARefusal)
+{
+	const Msg req = build_get_info(test::family_id);
+	const Uuid uuid = test::example_uuid();
+	const Msg err = test::error_reply(*req, EEXIST, "attached already", false, uuid.bytes);
+	EXPECT_EQ(extack_message(hdr(err)), "attached already");
+	EXPECT_EQ(extack_cookie(hdr(err)),
+		  std::vector<std::uint8_t>(uuid.bytes.begin(), uuid.bytes.end()));
+}
+
+TEST(Extack, NoCookieWhenNoneWasSent)
+{
+	const Msg req = build_get_info(test::family_id);
+	const Msg err = test::error_reply(*req, EEXIST, "attached already", true);
+	EXPECT_TRUE(extack_cookie(hdr(err)).empty());
+}
+
 TEST(Extack, AbsentWithoutTlvs)
 {
 	const Msg req = build_get_info(test::family_id);

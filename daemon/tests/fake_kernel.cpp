@@ -22,7 +22,7 @@ void append(nl_msg &msg, const void *data, std::size_t len)
 
 /* An NLMSG_ERROR/NLMSG_DONE message with room for extack TLVs after @payload. */
 Msg control_msg(int type, const void *payload, std::size_t len, int flags,
-		std::string_view extack)
+		std::string_view extack, std::span<const std::uint8_t> cookie = {})
 {
 	Msg msg = alloc_msg();
 	if (!nlmsg_put(msg.get(), 0, 1, type, 0, flags))
@@ -31,6 +31,12 @@ Msg control_msg(int type, const void *payload, std::size_t len, int flags,
 	if (!extack.empty()) {
 		nlmsg_hdr(msg.get())->nlmsg_flags |= NLM_F_ACK_TLVS;
 		put_string(*msg, NLMSGERR_ATTR_MSG, extack);
+	}
+	if (!cookie.empty()) {
+		nlmsg_hdr(msg.get())->nlmsg_flags |= NLM_F_ACK_TLVS;
+		if (nla_put(msg.get(), NLMSGERR_ATTR_COOKIE, static_cast<int>(cookie.size()),
+			    cookie.data()) < 0)
+			throw std::runtime_error("fake kernel: message full");
 	}
 	return msg;
 }
@@ -319,7 +325,8 @@ Msg path_event(std::uint32_t type, const Device &dev, std::uint32_t path_id)
 	return msg;
 }
 
-Msg error_reply(nl_msg &request, int errnum, std::string_view extack, bool capped)
+Msg error_reply(nl_msg &request, int errnum, std::string_view extack, bool capped,
+		std::span<const std::uint8_t> cookie)
 {
 	const nlmsghdr *req = nlmsg_hdr(&request);
 	std::vector<std::uint8_t> payload(sizeof(nlmsgerr));
@@ -330,7 +337,7 @@ Msg error_reply(nl_msg &request, int errnum, std::string_view extack, bool cappe
 		payload.insert(payload.end(), body, body + (req->nlmsg_len - NLMSG_HDRLEN));
 	}
 	return control_msg(NLMSG_ERROR, payload.data(), payload.size(), capped ? NLM_F_CAPPED : 0,
-			   extack);
+			   extack, cookie);
 }
 
 Msg done_reply(int status, std::string_view extack)

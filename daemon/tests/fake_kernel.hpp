@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -100,8 +101,12 @@ Msg device_event(std::uint32_t type, const Device &dev);
 /* A path event: the device event about path @path_id of @dev. */
 Msg path_event(std::uint32_t type, const Device &dev, std::uint32_t path_id);
 
-/* The NLMSG_ERROR the kernel answers @request with: its @errnum (negated) and @extack. */
-Msg error_reply(nl_msg &request, int errnum, std::string_view extack, bool capped);
+/*
+ * The NLMSG_ERROR the kernel answers @request with: its @errnum (negated),
+ * @extack and, when not empty, @cookie.
+ */
+Msg error_reply(nl_msg &request, int errnum, std::string_view extack, bool capped,
+		std::span<const std::uint8_t> cookie = {});
 
 /* The NLMSG_DONE ending a dump with @status and @extack. */
 Msg done_reply(int status, std::string_view extack);

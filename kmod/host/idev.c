@@ -140,14 +140,30 @@ static void rdmablk_idev_free(struct rdmablk_idev *idev)
 	kfree_sensitive(idev);
 }
 
+/*
+ * An ATTACH refused because @other is that export already: the refusal's
+ * cookie names @other's UUID (once known), so that userspace can add the
+ * address as a path of @other instead.
+ */
+static void rdmablk_idev_exists(struct netlink_ext_ack *extack,
+				const struct rdmablk_idev *other)
+{
+	BUILD_BUG_ON(RDMABLK_UUID_SIZE > NETLINK_MAX_COOKIE_LEN);
+	if (!extack || !memchr_inv(other->info.uuid, 0, RDMABLK_UUID_SIZE))
+		return;
+	memcpy(extack->cookie, other->info.uuid, RDMABLK_UUID_SIZE);
+	extack->cookie_len = RDMABLK_UUID_SIZE;
+}
+
 /**
  * rdmablk_idev_attach() - attach an export as /dev/rdmablkN
  * @req: what to attach
  * @info: the new device, on success
  * @extack: where a failure is explained
  *
- * Return: 0, -EEXIST when that export of that target is attached already
- * (@info then describes it), or a negative errno.
+ * Return: 0, -EEXIST when that export of that target, or that export (its
+ * UUID) through another address, is attached already (@info then describes
+ * it, and @extack's cookie holds its UUID), or a negative errno.
  */
 static int rdmablk_idev_attach(const struct rdmablk_attach_req *req,
 			       struct rdmablk_dev_info *info,
@@ -187,6 +203,7 @@ static int rdmablk_idev_attach(const struct rdmablk_attach_req *req,
 	other = rdmablk_idev_find(&req->addr, req->export_name);
 	if (other) {
 		rdmablk_idev_snapshot(other, info);
+		rdmablk_idev_exists(extack, other);
 		mutex_unlock(&rdmablk_idevs_lock);
 		NL_SET_ERR_MSG(extack, "this export of this target is attached already");
 		rdmablk_idev_free(idev);
@@ -213,6 +230,7 @@ static int rdmablk_idev_attach(const struct rdmablk_attach_req *req,
 	if (other) {
 		/* Two disks over one export would let two caches write it. */
 		rdmablk_idev_snapshot(other, info);
+		rdmablk_idev_exists(extack, other);
 		mutex_unlock(&rdmablk_idevs_lock);
 		NL_SET_ERR_MSG(extack,
 			       "this export (its UUID) is attached already through another address: add this address as a path of that device");

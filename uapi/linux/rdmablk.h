@@ -95,7 +95,11 @@
  *       [RDMABLK_ATTR_AUTH_TARGET_KEY] binary the target's secret for this host: the
  *                                             target must prove it holds it (mutual
  *                                             authentication); needs AUTH_KEY
- *     reply: the device, as one DEV_GET message
+ *     reply: the device, as one DEV_GET message. EEXIST when that export of
+ *     that target, or that export (its UUID) through another address, is a
+ *     device already: the extended ack's cookie (NLMSGERR_ATTR_COOKIE) then
+ *     holds the device's UUID, RDMABLK_UUID_SIZE bytes, so that the address
+ *     can be added as its path (PATH_ADD) instead
  *   RDMABLK_CMD_DEV_SET           request: RDMABLK_ATTR_DEV_INDEX and any of
  *                                 RECONNECT_DELAY, CTRL_LOSS_TMO, FAST_IO_FAIL_TMO,
  *                                 KEEPALIVE_TMO, AUTH_KEY [AUTH_TARGET_KEY] (new keys

@@ -71,10 +71,11 @@ Error::Error(std::string what, std::string context, int errnum, int nlerr, std::
 {
 }
 
-Error::Error(std::string context, int errnum, std::string extack)
+Error::Error(std::string context, int errnum, std::string extack, std::vector<std::uint8_t> cookie)
 	: Error(describe(context, errnum, 0, extack), context, errnum, nl_syserr2nlerr(errnum),
 		extack)
 {
+	cookie_ = std::move(cookie);
 }
 
 Error Error::from_libnl(std::string context, int nlerr)

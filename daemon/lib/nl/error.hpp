@@ -4,9 +4,11 @@
  */
 #pragma once
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace rdmablk::nl {
 
@@ -20,7 +22,8 @@ namespace rdmablk::nl {
 class Error : public std::runtime_error {
 public:
 	/* A failure reported as an errno, by the kernel or by a system call. */
-	Error(std::string context, int errnum, std::string extack = {});
+	Error(std::string context, int errnum, std::string extack = {},
+	      std::vector<std::uint8_t> cookie = {});
 
 	/* A failure reported by libnl as an NLE_* code (either sign). */
 	static Error from_libnl(std::string context, int nlerr);
@@ -36,6 +39,9 @@ public:
 	/* The kernel's extended ack message; empty when it sent none. */
 	const std::string &extack() const noexcept { return extack_; }
 
+	/* The kernel's extended ack cookie (what the refusal refers to); empty when none. */
+	const std::vector<std::uint8_t> &cookie() const noexcept { return cookie_; }
+
 protected:
 	Error(std::string what, std::string context, int errnum, int nlerr, std::string extack);
 
@@ -44,6 +50,7 @@ private:
 	int errnum_;
 	int nlerr_;
 	std::string extack_;
+	std::vector<std::uint8_t> cookie_;
 };
 
 /* The rdmablk family is not registered with generic netlink. */

@@ -43,22 +43,36 @@ std::size_t tlv_offset(const nlmsghdr &nlh)
 	}
 }
 
+/* The extack TLV @type of @nlh, or nullptr. */
+const nlattr *extack_attr(const nlmsghdr &nlh, int type)
+{
+	const std::size_t offset = NLMSG_ALIGN(tlv_offset(nlh));
+	if (offset == 0 || offset >= nlh.nlmsg_len)
+		return nullptr;
+
+	const auto *tlvs = reinterpret_cast<const nlattr *>(bytes(nlh) + offset);
+	return nla_find(tlvs, static_cast<int>(nlh.nlmsg_len - offset), type);
+}
+
 } // namespace
 
 std::string extack_message(const nlmsghdr &nlh)
 {
-	const std::size_t offset = NLMSG_ALIGN(tlv_offset(nlh));
-	if (offset == 0 || offset >= nlh.nlmsg_len)
-		return {};
-
-	const auto *tlvs = reinterpret_cast<const nlattr *>(bytes(nlh) + offset);
-	const nlattr *msg = nla_find(tlvs, static_cast<int>(nlh.nlmsg_len - offset),
-				     NLMSGERR_ATTR_MSG);
+	const nlattr *msg = extack_attr(nlh, NLMSGERR_ATTR_MSG);
 	if (!msg)
 		return {};
 
 	const auto *text = static_cast<const char *>(nla_data(msg));
 	return std::string(text, strnlen(text, static_cast<std::size_t>(nla_len(msg))));
+}
+
+std::vector<std::uint8_t> extack_cookie(const nlmsghdr &nlh)
+{
+	const nlattr *cookie = extack_attr(nlh, NLMSGERR_ATTR_COOKIE);
+	if (!cookie)
+		return {};
+	const auto *data = static_cast<const std::uint8_t *>(nla_data(cookie));
+	return {data, data + nla_len(cookie)};
 }
 
 int done_status(const nlmsghdr &nlh)

@@ -50,7 +50,8 @@ public:
 	{
 		const int rc = nl_recvmsgs(&sock, cb_.get());
 		if (errnum_)
-			throw Error(std::string(what), errnum_, std::move(extack_));
+			throw Error(std::string(what), errnum_, std::move(extack_),
+				    std::move(cookie_));
 		if (rc < 0 && rc != -NLE_AGAIN)
 			throw Error::from_libnl(std::string(what), rc);
 	}
@@ -67,8 +68,10 @@ private:
 		errnum_ = errnum;
 		try {
 			extack_ = extack_message(nlh);
+			cookie_ = extack_cookie(nlh);
 		} catch (const std::bad_alloc &) {
 			extack_.clear();
+			cookie_.clear();
 		}
 		done_ = true;
 		return NL_STOP;
@@ -118,6 +121,7 @@ private:
 	std::vector<Msg> messages_;
 	int errnum_ = 0;
 	std::string extack_;
+	std::vector<std::uint8_t> cookie_;
 	bool done_ = false;
 };
 
