@@ -193,5 +193,66 @@ TEST_F(EngineTest, DiscoveryMakesAnotherAddressOfAnAttachedExportAPath)
 		<< "kept in the configured attachment";
 }
 
+/* The target offers db0 under one UUID at 192.0.2.1:7471 and at @second. */
+void offer_db0_twice(MemoryKernel &kernel)
+{
+	const nl::Uuid uuid = nl::parse_uuid("00112233-4455-4677-8899-aabbccddeeff");
+	kernel.export_uuids["192.0.2.1:7471/db0"] = uuid;
+	kernel.export_uuids["198.51.100.7:4420/db0"] = uuid;
+}
+
+const json attach_db0_second = {{"address", "198.51.100.7"}, {"port", 4420}, {"export", "db0"}};
+
+TEST_F(EngineTest, AttachThroughAnotherAddressOfAnAttachedExportAddsAPath)
+{
+	offer_db0_twice(kernel);
+	ASSERT_TRUE(call("attach", attach_db0).ok);
+	kernel.requests.clear();
+	const ctl::Response r = call("attach", attach_db0_second);
+	ASSERT_TRUE(r.ok) << r.error->message;
+	EXPECT_EQ(kernel.changes(), (std::vector<std::string>{"attach 198.51.100.7:4420/db0",
+							     "path_add 0 198.51.100.7:4420"}))
+		<< "refused as a second disk, added as a path of the first";
+	ASSERT_EQ(kernel.devices.size(), 1u);
+	EXPECT_EQ(r.result["device"], "/dev/rdmablk0");
+	ASSERT_EQ(r.result["paths"].size(), 2u);
+	EXPECT_EQ(r.result["paths"][1]["address"], "198.51.100.7");
+
+	ASSERT_EQ(config().attachments.size(), 1u) << "one disk, one attachment";
+	EXPECT_EQ(config().attachments[0].target, (nl::Endpoint{"192.0.2.1", 7471}));
+	EXPECT_EQ(config().attachments[0].paths, std::vector<nl::Endpoint>{second});
+}
+
+TEST_F(EngineTest, AttachThroughAnotherAddressOfADeviceAttachedBySomeoneElseConfiguresBoth)
+{
+	offer_db0_twice(kernel);
+	kernel.add_device("192.0.2.1", "db0", RDMABLK_DEV_LIVE).uuid =
+		kernel.export_uuids["192.0.2.1:7471/db0"];
+	const ctl::Response r = call("attach", attach_db0_second);
+	ASSERT_TRUE(r.ok) << r.error->message;
+	EXPECT_EQ(kernel.changes(), (std::vector<std::string>{"attach 198.51.100.7:4420/db0",
+							     "path_add 0 198.51.100.7:4420"}));
+	ASSERT_EQ(config().attachments.size(), 1u);
+	EXPECT_EQ(config().attachments[0].target, (nl::Endpoint{"192.0.2.1", RDMABLK_DEFAULT_PORT}))
+		<< "the device's own path is kept first";
+	EXPECT_EQ(config().attachments[0].paths, std::vector<nl::Endpoint>{second});
+}
+
+TEST_F(EngineTest, AnExportAttachedUnderAnotherNameIsNotJoined)
+{
+	kernel.export_uuids["198.51.100.7:4420/other"] =
+		nl::parse_uuid("00112233-4455-4677-8899-aabbccddeeff");
+	kernel.export_uuids["192.0.2.1:7471/db0"] = kernel.export_uuids["198.51.100.7:4420/other"];
+	ASSERT_TRUE(call("attach", attach_db0).ok);
+	kernel.requests.clear();
+	const ctl::Response r =
+		call("attach", {{"address", "198.51.100.7"}, {"port", 4420}, {"export", "other"}});
+	ASSERT_FALSE(r.ok);
+	EXPECT_EQ(r.error->code, "exists");
+	EXPECT_NE(r.error->hint.find("under the same name"), std::string::npos) << r.error->hint;
+	EXPECT_EQ(kernel.changes(), std::vector<std::string>{"attach 198.51.100.7:4420/other"});
+	EXPECT_EQ(config().attachments.size(), 1u);
+}
+
 } // namespace
 } // namespace rdmablk::daemon::test

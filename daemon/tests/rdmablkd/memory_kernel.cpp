@@ -132,8 +132,20 @@ nl::Device MemoryKernel::attach(const nl::AttachArgs &args)
 	for (const nl::Device &d : devices)
 		if (d.export_name == args.export_name && same_endpoint(d.target, args.target))
 			throw nl::Error("attaching", EEXIST,
-					"this export of this target is attached already");
+					"this export of this target is attached already",
+					{d.uuid.bytes.begin(), d.uuid.bytes.end()});
+	const auto offered = export_uuids.find(nl::to_string(args.target) + "/" + args.export_name);
+	if (offered != export_uuids.end())
+		for (const nl::Device &d : devices)
+			if (d.uuid == offered->second)
+				throw nl::Error("attaching", EEXIST,
+						"this export (its UUID) is attached already through "
+						"another address: add this address as a path of that "
+						"device",
+						{d.uuid.bytes.begin(), d.uuid.bytes.end()});
 	nl::Device &dev = add_device(args.target.addr, args.export_name, RDMABLK_DEV_LIVE);
+	if (offered != export_uuids.end())
+		dev.uuid = offered->second;
 	attach_keys[args.export_name] = {{args.key.begin(), args.key.end()},
 					 {args.target_key.begin(), args.target_key.end()}};
 	dev.auth = args.key.empty()	      ? RDMABLK_AUTH_MODE_NONE

@@ -29,6 +29,13 @@ public:
 	std::vector<std::string> requests;
 	/* Requests that fail, by "op arg", with this errno and extack, until erased. */
 	std::map<std::string, std::pair<int, std::string>> failures;
+	/*
+	 * The UUID the target at "addr:port/export" offers that export under:
+	 * attaching one whose UUID a device has already fails with EEXIST and
+	 * that UUID as the cookie, as rdmablk.ko does. Unset: all zeros, never
+	 * compared.
+	 */
+	std::map<std::string, nl::Uuid> export_uuids;
 	/* Devices attached get a policy and a path each, as from a module with multipath. */
 	bool multipath = true;
 	/* Every request fails with nl::FamilyNotFound while set. */

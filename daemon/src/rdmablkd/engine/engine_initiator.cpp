@@ -5,6 +5,7 @@
  */
 #include <algorithm>
 #include <cerrno>
+#include <optional>
 
 #include "config/addr.hpp"
 #include "engine/engine.hpp"
@@ -33,6 +34,28 @@ void for_each_device(const Config &config, const std::vector<nl::Device> &device
 			pending(a);
 }
 
+/*
+ * The device an ATTACH of @want refused with EEXIST (@e) stands for: the one
+ * attached to that export of that target, or the one the target's export is
+ * already attached as through another address (the UUID the kernel names in
+ * the refusal's cookie), when that device's export has the same name, so
+ * that @want's addresses can be its paths.
+ */
+std::optional<nl::Device> attached_already(Kernel &k, const nl::Error &e,
+					   const AttachmentConfig &want)
+{
+	if (std::optional<nl::Device> dev = k.device_of(want))
+		return dev;
+	nl::Uuid uuid;
+	if (e.cookie().size() != uuid.bytes.size())
+		return std::nullopt;
+	std::copy(e.cookie().begin(), e.cookie().end(), uuid.bytes.begin());
+	for (const nl::Device &d : k.dev_get())
+		if (d.uuid == uuid && d.export_name == want.export_name)
+			return d;
+	return std::nullopt;
+}
+
 } // namespace
 
 json Engine::with_pending_paths(json out, const nl::Device &dev, const AttachmentConfig *a) const
@@ -50,29 +73,50 @@ void Engine::cmd_attach(const json &args, Reply reply)
 		const std::string key = attachment_key(want.target, want.export_name);
 		std::optional<nl::Device> dev = k.device_of(want);
 		const bool existed = dev.has_value();
+		bool joined = false;
 		if (!dev) {
 			try {
 				dev = attach(k, want);
 			} catch (const nl::Error &e) {
-				/* Attached by someone else meanwhile: that is the device. */
+				/*
+				 * Attached by someone else meanwhile, or the export is
+				 * attached through another address: that is the device,
+				 * and the addresses asked for become its paths.
+				 */
 				if (e.errnum() == EEXIST)
-					dev = k.device_of(want);
+					dev = attached_already(k, e, want);
 				if (!dev)
 					return still_pending(e, want, reply);
+				joined = !is_device_of(*dev, want);
 			}
 		}
 		/* Attached again with more paths or another policy: the configuration gains them. */
 		desired_.update([&](Config &c) {
+			auto join = [&](AttachmentConfig &a) {
+				for (const nl::Endpoint &path : all_paths(want))
+					add_path(a, path,
+						 is_standby(want, path) ? std::optional(true)
+									: std::nullopt);
+				a.policy = want.policy ? want.policy : a.policy;
+			};
 			for (AttachmentConfig &a : c.attachments)
 				if (is_device_of(*dev, a)) {
-					for (const nl::Endpoint &path : all_paths(want))
-						add_path(a, path,
-							 is_standby(want, path) ? std::optional(true)
-										: std::nullopt);
-					a.policy = want.policy ? want.policy : a.policy;
+					join(a);
 					return;
 				}
-			c.attachments.push_back(want);
+			if (is_device_of(*dev, want)) {
+				c.attachments.push_back(want);
+				return;
+			}
+			/* Attached by someone else: its paths as they are, then @want's. */
+			AttachmentConfig a = want;
+			a.target = dev->target;
+			a.paths.clear();
+			a.standby.clear();
+			for (const nl::PathInfo &p : dev->paths)
+				add_path(a, p.target, p.standby);
+			join(a);
+			c.attachments.push_back(std::move(a));
 		});
 		/* Its paths and policy now; what fails is retried by the passes. */
 		const AttachmentConfig configured = *find_attachment_of(desired_.get(), *dev);
@@ -83,10 +127,15 @@ void Engine::cmd_attach(const json &args, Reply reply)
 			results.push_back(execute(k, action));
 		if (!results.empty())
 			dev = k.device_of(configured).value_or(*dev);
-		return [this, key, dev = *dev, existed, configured, results, reply] {
+		return [this, key, dev = *dev, existed, joined, want, configured, results, reply] {
 			book_.clear(key);
 			record_results(results, now_());
-			if (!existed)
+			if (joined)
+				log_.notice(dev.name + " (" + dev.export_name +
+					    ") is that export attached through another address: " +
+					    nl::to_string(want.target) +
+					    " joins it as a path, at the request of rdmablkctl");
+			else if (!existed)
 				log_.notice("attached " + dev.name + " (" + nl::to_string(dev.target) +
 					    " " + dev.export_name + ") at the request of rdmablkctl");
 			save_state();

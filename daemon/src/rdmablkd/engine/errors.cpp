@@ -51,7 +51,10 @@ ctl::Response attach_failure(const nl::Error &e, const Attempt &a)
 				 e.errnum());
 	case EEXIST:
 		return ctl::fail(ctl::code::exists, e.what(),
-				 "'rdmablkctl list' shows the device it is attached as", e.errnum());
+				 "'rdmablkctl list' shows the device it is attached as; another "
+				 "address joins that device as a path where it offers the export "
+				 "under the same name",
+				 e.errnum());
 	case ENOKEY:
 		return ctl::fail(ctl::code::permission_denied,
 				 what + ": the target requires authentication of this host (id " +
