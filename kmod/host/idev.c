@@ -247,7 +247,7 @@ static int rdmablk_idev_attach(const struct rdmablk_attach_req *req,
 		goto out_free_disk;
 	}
 	rdmablk_ipath_arm(path, &path->ka_work,
-			  rdmablk_ka_interval(idev->tmo.keepalive_tmo),
+			  rdmablk_ka_interval(path->kato),
 			  RDMABLK_DEV_LIVE, false);
 	set_bit(RDMABLK_IDEV_ADDING, &idev->flags);
 	queue_work(rdmablk_wq, &idev->add_work);
@@ -407,10 +407,7 @@ static int rdmablk_idev_detach(int index, struct netlink_ext_ack *extack)
 static int rdmablk_idev_set(const struct rdmablk_dev_set_req *req,
 			    struct netlink_ext_ack *extack)
 {
-	struct rdmablk_ipath *paths[RDMABLK_MAX_PATHS];
-	struct rdmablk_ipath *path;
 	struct rdmablk_idev *idev;
-	u32 i, n;
 
 	idev = rdmablk_idev_get_locked(req->index);
 	if (!idev) {
@@ -427,21 +424,14 @@ static int rdmablk_idev_set(const struct rdmablk_dev_set_req *req,
 		WRITE_ONCE(idev->policy, req->policy);
 	/*
 	 * The target's window for a silent connection was fixed at connect:
-	 * a new interval applies from the next connect, which every live
-	 * path makes at once (a reset: the in-flight I/O is requeued and
-	 * waits for the first path back, as after RECONNECT).
+	 * a new interval applies from the next connect, which the live paths
+	 * make one at a time, each while another is live (a disk with one
+	 * path resets it at once: its I/O waits, as after RECONNECT).
 	 */
 	if ((req->mask & RDMABLK_TMO_SET_KEEPALIVE) &&
 	    req->tmo.keepalive_tmo != idev->tmo.keepalive_tmo) {
 		WRITE_ONCE(idev->tmo.keepalive_tmo, req->tmo.keepalive_tmo);
-		n = rdmablk_idev_paths(idev, paths);
-		for (i = 0; i < n; i++) {
-			path = paths[i];
-			if (rdmablk_ipath_state(path) != RDMABLK_DEV_LIVE)
-				continue;
-			set_bit(RDMABLK_IPATH_RESET, &path->flags);
-			rdmablk_ipath_conn_lost(path, "keep-alive interval changed");
-		}
+		rdmablk_idev_ka_roll(idev);
 	}
 	/*
 	 * New keys serve the next connections, which read them under

@@ -345,6 +345,10 @@ struct rdmablk_ireq {
  * @reconnect_work: the next reconnect attempt
  * @ka_work: sends keep-alives, and notices unanswered ones
  * @want_qd: credits asked for per queue, the keep-alive one included
+ * @kato: the keepalive_tmo (seconds) its queues connected with, which the
+ *	target holds them to until they connect again; set as queue 0
+ *	connects, under @recovery_lock, read under idev->state_lock by
+ *	rdmablk_idev_ka_roll() once the path is LIVE
  * @reconnects: successful reconnects; written under @recovery_lock
  * @inflight: requests sent on the path and not completed yet (policy
  *	queue-depth)
@@ -367,6 +371,7 @@ struct rdmablk_ipath {
 	unsigned long lost_at;
 	unsigned long live_at;
 	u32 flaps;
+	u32 kato;
 	bool held;
 	u32 attempt;
 	u32 extra_attempts;
@@ -568,6 +573,7 @@ bool rdmablk_ipath_arm(struct rdmablk_ipath *path, struct delayed_work *dwork,
 u32 rdmablk_idev_max_attempts(const struct rdmablk_tmo *tmo, u32 extra);
 bool rdmablk_ipath_attempt_now(struct rdmablk_ipath *path, bool force);
 void rdmablk_ipath_conn_lost(struct rdmablk_ipath *path, const char *why);
+void rdmablk_idev_ka_roll(struct rdmablk_idev *idev);
 int rdmablk_ipath_go_live(struct rdmablk_ipath *path, const char **why);
 int rdmablk_ipath_connect(struct rdmablk_ipath *path, bool learn,
 			  const struct rdmablk_attach_req *req,

@@ -346,9 +346,11 @@ int rdmablk_idev_path_add(const struct rdmablk_path_req *req,
 		goto out_unlock;
 	}
 	rdmablk_ipath_arm(path, &path->ka_work,
-			  rdmablk_ka_interval(READ_ONCE(idev->tmo.keepalive_tmo)),
+			  rdmablk_ka_interval(path->kato),
 			  RDMABLK_DEV_LIVE, false);
 	rdmablk_idev_path_live(idev);
+	/* Another live path may let a stale one take a new keepalive_tmo. */
+	rdmablk_idev_ka_roll(idev);
 	pr_info("%s: path %u to %pISpc added%s\n", idev->name, path->id,
 		&path->addr, path->standby ? " (standby)" : "");
 	rdmablk_idev_snapshot(idev, info);

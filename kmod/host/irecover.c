@@ -226,6 +226,27 @@ static void rdmablk_ipath_arm_reconnect(struct rdmablk_ipath *path,
 	spin_unlock_irqrestore(&idev->state_lock, flags);
 }
 
+/*
+ * @path, LIVE, lost its connection for @why: RECONNECTING, its err_work
+ * to be queued by the caller. Under idev->state_lock. Return: true when
+ * the state changed.
+ */
+static bool __rdmablk_ipath_lose_live(struct rdmablk_ipath *path,
+				      const char *why)
+{
+	lockdep_assert_held(&path->idev->state_lock);
+	if (!__rdmablk_ipath_change_state(path, RDMABLK_DEV_RECONNECTING, why))
+		return false;
+	path->lost_at = jiffies;
+	/* A reset asked for (RECONNECT, a new keepalive_tmo) is no flap. */
+	if (!test_bit(RDMABLK_IPATH_RESET, &path->flags))
+		path->flaps = rdmablk_flaps_after_loss(path->flaps,
+						       jiffies - path->live_at);
+	path->attempt = 0;
+	path->extra_attempts = 0;
+	return true;
+}
+
 /**
  * rdmablk_ipath_conn_lost() - a queue of a path lost its connection
  * @path: the path
@@ -250,15 +271,7 @@ void rdmablk_ipath_conn_lost(struct rdmablk_ipath *path, const char *why)
 	} else if (idev->state == RDMABLK_DEV_DELETING) {
 		stop = true;
 	} else if (path->state == RDMABLK_DEV_LIVE &&
-		   __rdmablk_ipath_change_state(path, RDMABLK_DEV_RECONNECTING,
-						why)) {
-		path->lost_at = jiffies;
-		/* A reset asked for (RECONNECT, a new keepalive_tmo) is no flap. */
-		if (!test_bit(RDMABLK_IPATH_RESET, &path->flags))
-			path->flaps = rdmablk_flaps_after_loss(path->flaps,
-							       jiffies - path->live_at);
-		path->attempt = 0;
-		path->extra_attempts = 0;
+		   __rdmablk_ipath_lose_live(path, why)) {
 		stop = true;
 	} else if ((path->state == RDMABLK_DEV_NEW ||
 		    path->state == RDMABLK_DEV_RECONNECTING) &&
@@ -268,6 +281,49 @@ void rdmablk_ipath_conn_lost(struct rdmablk_ipath *path, const char *why)
 	spin_unlock_irqrestore(&idev->state_lock, flags);
 	if (stop)
 		queue_work(rdmablk_wq, &path->err_work);
+}
+
+/**
+ * rdmablk_idev_ka_roll() - reset the next path still held to an old
+ *	keepalive_tmo, if that leaves a path live
+ * @idev: the device
+ *
+ * The target holds a connection to the keep-alive interval it was made
+ * with, so a new keepalive_tmo takes a new connection. The live paths
+ * that still have the old one are reset one at a time, each while
+ * another path is live, so that a disk with several paths keeps serving
+ * I/O throughout: called when keepalive_tmo changes and whenever a path
+ * becomes live. A disk with one path resets it at once (its I/O waits
+ * for it, as after RECONNECT); the one live path of several waits until
+ * another is live. Any context.
+ */
+void rdmablk_idev_ka_roll(struct rdmablk_idev *idev)
+{
+	struct rdmablk_ipath *paths[RDMABLK_MAX_PATHS];
+	struct rdmablk_ipath *stale = NULL;
+	u32 kato = READ_ONCE(idev->tmo.keepalive_tmo);
+	u32 i, n, live = 0;
+	unsigned long flags;
+
+	spin_lock_irqsave(&idev->state_lock, flags);
+	if (idev->state == RDMABLK_DEV_DELETING)
+		goto out_unlock;
+	n = rdmablk_idev_paths(idev, paths);
+	for (i = 0; i < n; i++) {
+		if (paths[i]->state != RDMABLK_DEV_LIVE)
+			continue;
+		live++;
+		if (!stale && paths[i]->kato != kato)
+			stale = paths[i];
+	}
+	if (!stale || (live < 2 && n > 1))
+		goto out_unlock;
+	set_bit(RDMABLK_IPATH_RESET, &stale->flags);
+	/* Queued under the lock: a path leaves LIVE before it is removed. */
+	if (__rdmablk_ipath_lose_live(stale, "keep-alive interval changed"))
+		queue_work(rdmablk_wq, &stale->err_work);
+out_unlock:
+	spin_unlock_irqrestore(&idev->state_lock, flags);
 }
 
 /*
@@ -602,7 +658,7 @@ void rdmablk_ipath_ka_work(struct work_struct *work)
 {
 	struct rdmablk_ipath *path = container_of(to_delayed_work(work),
 						  struct rdmablk_ipath, ka_work);
-	u32 kato = READ_ONCE(path->idev->tmo.keepalive_tmo);
+	u32 kato = READ_ONCE(path->kato);
 	u32 i;
 	int ret;
 
@@ -637,7 +693,7 @@ out_unlock:
 static int rdmablk_ipath_keep_open_alive(struct rdmablk_ipath *path, u32 n,
 					 struct netlink_ext_ack *extack)
 {
-	unsigned long kato = READ_ONCE(path->idev->tmo.keepalive_tmo) * HZ;
+	unsigned long kato = path->kato * HZ;
 	u32 i;
 	int ret;
 
@@ -672,9 +728,11 @@ static int rdmablk_ipath_connect_queue(struct rdmablk_ipath *path, u32 i,
 	u32 fr_pages, pages;
 	int ret;
 
+	/* Every queue of the path with one interval, the one queue 0 took. */
+	if (!i)
+		WRITE_ONCE(path->kato, READ_ONCE(idev->tmo.keepalive_tmo));
 	down_read(&idev->key_sem);
-	ret = rdmablk_iqueue_connect(q, path->want_qd,
-				     READ_ONCE(idev->tmo.keepalive_tmo) * 1000,
+	ret = rdmablk_iqueue_connect(q, path->want_qd, path->kato * 1000,
 				     extack);
 	if (!ret && idev->key.hmac)
 		ret = rdmablk_iqueue_auth(q, extack);
@@ -970,8 +1028,7 @@ void rdmablk_ipath_reconnect_work(struct work_struct *work)
 	if (path->queues[0].open_info.size != idev->info.size)
 		rdmablk_idev_resize(idev, path->queues[0].open_info.size);
 	rdmablk_idev_path_live(idev);
-	rdmablk_ipath_arm(path, &path->ka_work,
-			  rdmablk_ka_interval(READ_ONCE(idev->tmo.keepalive_tmo)),
+	rdmablk_ipath_arm(path, &path->ka_work, rdmablk_ka_interval(path->kato),
 			  RDMABLK_DEV_LIVE, false);
 	pr_info("%s: reconnected to %pISpc (path %u) after %u attempt%s\n",
 		idev->name, &path->addr, path->id, attempt,
@@ -980,6 +1037,8 @@ void rdmablk_ipath_reconnect_work(struct work_struct *work)
 	if (was_down)
 		rdmablk_idev_event(idev, RDMABLK_EVENT_DEVICE_STATE, NULL,
 				   "reconnected");
+	/* A path live again may let the next one take a new keepalive_tmo. */
+	rdmablk_idev_ka_roll(idev);
 out_unlock:
 	mutex_unlock(&path->recovery_lock);
 }
