@@ -24,10 +24,10 @@
  *    from send completions, in CQ work, never once the connection is
  *    closing; teardown takes those still waiting, after the drain.
  *  - The CQ is polled by rdmablk's own pass on a workqueue (tcq.c), so
- *    command handling may sleep (bio and SG allocation, export lookup). Receive
- *    completions of one connection are handled one at a time, so @exp is
- *    written (at OPEN) and read without a lock there; teardown reads it
- *    after the QP is drained and every request context came back.
+ *    command handling may sleep (bio and SG allocation, export lookup).
+ *    Receive completions of one connection are handled one at a time, so
+ *    @exp is written (at OPEN) and read without a lock there; teardown
+ *    reads it after the QP is drained and every request context came back.
  *  - A discovery session (RDMABLK_CONN_DISCOVERY) opens no export; it
  *    answers DISC_LOG at once and holds one DISC_WAIT until the export
  *    list's generation moves, which rdmablk_tconn_disc_notify() signals

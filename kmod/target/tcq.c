@@ -34,13 +34,6 @@
 
 static struct workqueue_struct *rdmablk_cq_wq;
 
-static void rdmablk_tconn_cq_event(struct ib_cq *cq, void *ctx)
-{
-	struct rdmablk_tconn *conn = ctx;
-
-	queue_work(rdmablk_cq_wq, &conn->cq_work);
-}
-
 /**
  * rdmablk_tconn_kick() - run a pass of @conn soon
  * @conn: the connection
@@ -50,6 +43,12 @@ static void rdmablk_tconn_cq_event(struct ib_cq *cq, void *ctx)
 void rdmablk_tconn_kick(struct rdmablk_tconn *conn)
 {
 	queue_work(rdmablk_cq_wq, &conn->cq_work);
+}
+
+/* The CQ's completion event: a pass polls what arrived. */
+static void rdmablk_tconn_cq_event(struct ib_cq *cq, void *ctx)
+{
+	rdmablk_tconn_kick(ctx);
 }
 
 static void rdmablk_tconn_cq_work(struct work_struct *work)
@@ -66,7 +65,7 @@ static void rdmablk_tconn_cq_work(struct work_struct *work)
 	if (done >= RDMABLK_CQ_BUDGET ||
 	    ib_req_notify_cq(conn->cq, IB_CQ_NEXT_COMP |
 				       IB_CQ_REPORT_MISSED_EVENTS) > 0)
-		queue_work(rdmablk_cq_wq, &conn->cq_work);
+		rdmablk_tconn_kick(conn);
 }
 
 /**

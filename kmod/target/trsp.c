@@ -22,15 +22,14 @@
  * Locking: tconn->lock (irq-safe: bio completion answers here) guards
  * @outstanding, @rsp_ready and the clearing of @rsp_defer (set without
  * it: an answer that missed it only queues a pass). A batched SEND's
- * request contexts stay
- * with the one that carries it (@batch) until its completion, which gives
- * them all back: their buffers are what the SEND gathers.
+ * request contexts stay with the one that carries it (@batch) until its
+ * completion, which gives them all back: their buffers are what the SEND
+ * gathers.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/dma-mapping.h>
 #include <linux/scatterlist.h>
-#include <linux/workqueue.h>
 
 #include "tconn.h"
 #include "../trace.h"
