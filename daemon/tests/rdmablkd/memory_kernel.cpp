@@ -126,6 +126,18 @@ nl::Device &MemoryKernel::add_device(const std::string &addr, const std::string 
 	return devices.back();
 }
 
+namespace {
+
+/* What rdmablk.ko puts in the cookie of an ATTACH refused for @dev: its UUID, once known. */
+std::vector<std::uint8_t> exists_cookie(const nl::Device &dev)
+{
+	if (dev.uuid == nl::Uuid{})
+		return {};
+	return {dev.uuid.bytes.begin(), dev.uuid.bytes.end()};
+}
+
+} // namespace
+
 nl::Device MemoryKernel::attach(const nl::AttachArgs &args)
 {
 	request("attach " + nl::to_string(args.target) + "/" + args.export_name);
@@ -133,7 +145,7 @@ nl::Device MemoryKernel::attach(const nl::AttachArgs &args)
 		if (d.export_name == args.export_name && same_endpoint(d.target, args.target))
 			throw nl::Error("attaching", EEXIST,
 					"this export of this target is attached already",
-					{d.uuid.bytes.begin(), d.uuid.bytes.end()});
+					exists_cookie(d));
 	const auto offered = export_uuids.find(nl::to_string(args.target) + "/" + args.export_name);
 	if (offered != export_uuids.end())
 		for (const nl::Device &d : devices)
@@ -142,7 +154,7 @@ nl::Device MemoryKernel::attach(const nl::AttachArgs &args)
 						"this export (its UUID) is attached already through "
 						"another address: add this address as a path of that "
 						"device",
-						{d.uuid.bytes.begin(), d.uuid.bytes.end()});
+						exists_cookie(d));
 	nl::Device &dev = add_device(args.target.addr, args.export_name, RDMABLK_DEV_LIVE);
 	if (offered != export_uuids.end())
 		dev.uuid = offered->second;
