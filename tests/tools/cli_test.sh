@@ -39,8 +39,16 @@ expect() {
 	sed 's/^/  stderr: /' "$err"
 }
 
+# expect_batch INPUT STATUS STDERR-PATTERN: rdmablk-nl batch with INPUT on
+# its standard input, checked as expect checks a command.
+expect_batch() {
+	input=$1
+	shift
+	printf '%b' "$input" | expect "$@" -- batch
+}
+
 expect 0 '' -- --help
-for sub in info listen-add listen-del listen-list export-add export-del export-list attach detach \
+for sub in batch info listen-add listen-del listen-list export-add export-del export-list attach detach \
 	reconnect dev-list dev-show dev-set path-add path-del path-set monitor raw; do
 	grep -q "^  $sub " "$out" || { failed=$((failed + 1)); echo "FAIL: --help does not list $sub"; }
 done
@@ -126,6 +134,14 @@ for sub in path-add path-del path-set; do
 		"$sub" 0 192.0.2.1:80 --port 81 $standby
 	expect 2 '^rdmablk-nl: ' -- "$sub" 0 192.0.2.1 extra $standby
 done
+# A batch stops at its first bad line and names it; blank lines and
+# comments count as lines and do nothing.
+expect_batch '' 0 ''
+expect_batch '\n# a comment\n   \n' 0 ''
+expect_batch '# the listener\nlisten-add garbage\ninfo\n' 2 \
+	'^rdmablk-nl: line 2: ADDR: invalid address "garbage": not an IPv4 or IPv6 address$'
+expect_batch 'batch\n' 2 '^rdmablk-nl: line 1: '
+expect 2 '^rdmablk-nl: ' -- batch extra
 expect 2 '^rdmablk-nl: ' -- path-add 0 192.0.2.1 --active
 expect 2 '^rdmablk-nl: ' -- path-del 0 192.0.2.1 --active
 expect 2 '^rdmablk-nl: ' -- path-del 0 192.0.2.1 --standby
@@ -136,6 +152,8 @@ expect 2 '^rdmablk-nl: give --standby or --active$' -- path-set 0 192.0.2.1
 if [ ! -d /sys/module/rdmablk ]; then
 	missing='^rdmablk-nl: the rdmablk generic netlink family is not registered (is rdmablk.ko loaded?)$'
 	expect 1 "$missing" -- info
+	expect_batch 'export-list\ninfo\n' 1 \
+		'^rdmablk-nl: line 1: the rdmablk generic netlink family is not registered (is rdmablk.ko loaded?)$'
 	expect 1 "$missing" -- listen-add 192.0.2.1
 	expect 1 "$missing" -- listen-del '[fe80::1%lo]:4791'
 	expect 1 "$missing" -- listen-list
