@@ -721,18 +721,6 @@ wait_writes() {
 		fail "$dev completed only $(writes_done "$dev") writes in ${t}s, expected more than $n"
 }
 
-# wait_more_writes DEV N [SECONDS]: until DEV completed N more writes than
-# it had when called (scaled as wait_writes): I/O goes on after a recovery,
-# which fio_start's verify backlog then reads back.
-wait_more_writes() {
-	local dev=$1 n=$2 t=${3:-60} base
-	base=$(writes_done "$dev")
-	n=$(dbg_size "$n" $((n / 10)))
-	t=$(dbg_size "$t" $((t * 4)))
-	wait_for -t "$t" -i 0.5 writes_above "$dev" $((base + n)) ||
-		fail "$dev completed $(($(writes_done "$dev") - base)) writes in ${t}s after recovering, expected more than $n"
-}
-
 # link_cut NIC: drop every packet NIC sends or receives: a dead link on the
 # wire, while the interface stays up (a virtio NIC taken down and up again
 # may stop receiving from QEMU's socket link, which is not what is tested).

@@ -94,6 +94,21 @@ TEST_F(EngineTest, PassesGiveAnAdoptedDeviceItsConfiguredPaths)
 	EXPECT_TRUE(kernel.changes().empty()) << "added once";
 }
 
+TEST_F(EngineTest, APassThatAttachesGivesTheDeviceItsPathsAtOnce)
+{
+	/* As at boot: the configuration has a disk of two paths, the kernel nothing. */
+	Config c = configured({second});
+	c.attachments[0].standby = {second};
+	configure(c);
+	pass();
+	EXPECT_EQ(kernel.changes(), (std::vector<std::string>{"attach 192.0.2.1:7471/db0",
+							     "path_add 0 198.51.100.7:4420 standby"}))
+		<< "the second path came only with a later pass (the periodic check's)";
+	kernel.requests.clear();
+	pass();
+	EXPECT_TRUE(kernel.changes().empty()) << "added once";
+}
+
 TEST_F(EngineTest, PathsTheConfigurationLacksAreLeftAlone)
 {
 	configure(configured({}));

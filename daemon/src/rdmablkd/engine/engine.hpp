@@ -204,6 +204,8 @@ private:
 	/* Passes: engine_pass.cpp. */
 	Done run_pass(Kernel &kernel, const RetryBook &book, Time now);
 	ActionResult execute(Kernel &kernel, const Action &action);
+	void give_attached_their_paths(Kernel &kernel, const RetryBook &book, Time now,
+				       PassOutcome &outcome);
 	void finish_pass(const PassOutcome &outcome);
 	void apply_results(const PassOutcome &outcome, Time now);
 	/* The outcome of actions into the retry book, and the log. */

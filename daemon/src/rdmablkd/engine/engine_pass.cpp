@@ -8,6 +8,9 @@
  */
 #include <algorithm>
 #include <cerrno>
+#include <optional>
+#include <set>
+#include <variant>
 
 #include <linux/rdmablk.h>
 
@@ -34,6 +37,18 @@ template <class... Ts> struct Overloaded : Ts... {
 std::string seconds_text(std::chrono::seconds s)
 {
 	return std::to_string(s.count()) + " s";
+}
+
+/* The device a path or policy action is for; none for other actions. */
+std::optional<std::uint32_t> path_action_device(const Action &action)
+{
+	if (const auto *a = std::get_if<AddPath>(&action))
+		return a->index;
+	if (const auto *a = std::get_if<SetPath>(&action))
+		return a->index;
+	if (const auto *a = std::get_if<SetPolicy>(&action))
+		return a->index;
+	return std::nullopt;
 }
 
 } // namespace
@@ -76,11 +91,42 @@ Done Engine::run_pass(Kernel &kernel, const RetryBook &book, Time now)
 		/* What the actions made of it, for summary() and status. */
 		if (!outcome->results.empty())
 			outcome->snapshot = kernel.snapshot();
+		give_attached_their_paths(kernel, book, now, *outcome);
 	} catch (const std::exception &e) {
 		outcome->kernel_error = e.what();
 	}
 	outcome->generation = kernel.generation();
 	return [this, outcome] { finish_pass(*outcome); };
+}
+
+/*
+ * A disk this pass attached has its first path only. Its other paths and
+ * its policy are planned and set now, in the same pass, rather than by the
+ * next (at boot, the periodic check's: a minute on one path, and rdmablkd
+ * ready before the disk had its paths). Only those actions: anything else
+ * the second plan holds failed a moment ago and waits for its retry.
+ */
+void Engine::give_attached_their_paths(Kernel &kernel, const RetryBook &book, Time now,
+				       PassOutcome &outcome)
+{
+	std::set<std::uint32_t> attached;
+	for (const ActionResult &r : outcome.results)
+		if (r.device && !r.error)
+			attached.insert(r.device->index);
+	if (attached.empty())
+		return;
+	const Plan more = plan(wanted(), outcome.snapshot, book, now);
+	bool changed = false;
+	for (const Action &action : more.actions) {
+		const std::optional<std::uint32_t> dev = path_action_device(action);
+		if (!dev || !attached.contains(*dev))
+			continue;
+		outcome.plan.actions.push_back(action);
+		outcome.results.push_back(execute(kernel, action));
+		changed = true;
+	}
+	if (changed)
+		outcome.snapshot = kernel.snapshot();
 }
 
 Engine::ActionResult Engine::execute(Kernel &k, const Action &action)
