@@ -103,7 +103,7 @@ static_checks() {
 
 	section "static: rdmablk.ko with W=1 and sparse (C=2)"
 	make -C kmod clean >/dev/null 2>&1
-	if make -C kmod W=1 C=2 >"$log" 2>&1 &&
+	if make -C kmod -j"$(nproc)" W=1 C=2 >"$log" 2>&1 &&
 	   ! grep -E 'warning:|error:' "$log"; then
 		echo "ok   module builds with no warning under W=1 and sparse"
 		pass=$((pass + 1))
@@ -250,7 +250,7 @@ vm_tests() {
 	section "VM tests"
 	# W=1 as the static layer built it: the same command lines, so Kbuild
 	# finds its objects up to date instead of compiling them again.
-	if ! make -C kmod W=1 >build/check/kmod-vm-build.log 2>&1; then
+	if ! make -C kmod -j"$(nproc)" W=1 >build/check/kmod-vm-build.log 2>&1; then
 		echo "FAIL module build; see build/check/kmod-vm-build.log"
 		record vm 0 1
 		return
