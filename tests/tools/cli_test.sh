@@ -11,7 +11,8 @@ set -u
 nl=$1
 out=$(mktemp)
 err=$(mktemp)
-trap 'rm -f "$out" "$err"' EXIT
+batch_in=$(mktemp)
+trap 'rm -f "$out" "$err" "$batch_in"' EXIT
 passed=0
 failed=0
 
@@ -40,11 +41,12 @@ expect() {
 }
 
 # expect_batch INPUT STATUS STDERR-PATTERN: rdmablk-nl batch with INPUT on
-# its standard input, checked as expect checks a command.
+# its standard input, checked as expect checks a command (redirected from a
+# file: expect at the end of a pipe would count in a subshell).
 expect_batch() {
-	input=$1
+	printf '%b' "$1" >"$batch_in"
 	shift
-	printf '%b' "$input" | expect "$@" -- batch
+	expect "$@" -- batch <"$batch_in"
 }
 
 expect 0 '' -- --help
@@ -141,6 +143,7 @@ expect_batch '\n# a comment\n   \n' 0 ''
 expect_batch '# the listener\nlisten-add garbage\ninfo\n' 2 \
 	'^rdmablk-nl: line 2: ADDR: invalid address "garbage": not an IPv4 or IPv6 address$'
 expect_batch 'batch\n' 2 '^rdmablk-nl: line 1: '
+expect_batch 'raw --batch\n1\n' 2 "^rdmablk-nl: line 1: raw --batch reads standard input, which is the batch's\$"
 expect 2 '^rdmablk-nl: ' -- batch extra
 expect 2 '^rdmablk-nl: ' -- path-add 0 192.0.2.1 --active
 expect 2 '^rdmablk-nl: ' -- path-del 0 192.0.2.1 --active

@@ -21,6 +21,17 @@ struct UsageError : std::runtime_error {
 	using std::runtime_error::runtime_error;
 };
 
+/* monitor saw fewer events than asked for before its timeout: status 3. */
+struct TimedOut : std::runtime_error {
+	using std::runtime_error::runtime_error;
+};
+
+/*
+ * Set while "rdmablk-nl batch" runs its lines: standard input is the
+ * batch's, and no command of it may read it (raw --batch).
+ */
+inline bool in_batch = false;
+
 void add_info(CLI::App &app, Action &selected);
 void add_listen(CLI::App &app, Action &selected);
 void add_export(CLI::App &app, Action &selected);

@@ -13,6 +13,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <poll.h>
 
 #include "commands.hpp"
@@ -30,8 +31,6 @@ struct MonitorArgs {
 	unsigned int count = 0; /* 0: forever */
 	double timeout = -1;	/* seconds; < 0: none */
 };
-
-constexpr int timed_out = 3;
 
 /* Milliseconds poll() may wait until @deadline: -1 without one, rounded up. */
 int poll_timeout(const std::optional<Clock::time_point> &deadline)
@@ -65,9 +64,10 @@ int run_monitor(const MonitorArgs &args)
 			throw nl::Error("waiting for events", errno);
 		}
 		if (ready == 0) {
-			std::cerr << "rdmablk-nl: monitor: timed out after " << args.timeout
-				  << " s with " << seen << " event(s)\n";
-			return timed_out;
+			std::ostringstream what;
+			what << "monitor: timed out after " << args.timeout << " s with " << seen
+			     << " event(s)";
+			throw TimedOut(what.str());
 		}
 		for (const nl::Event &event : monitor.read()) {
 			std::cout << format_event(event) << std::endl;

@@ -112,6 +112,8 @@ int run_batch()
 int run_raw(const RawArgs &args)
 {
 	if (args.batch) {
+		if (in_batch)
+			throw UsageError("raw --batch reads standard input, which is the batch's");
 		if (args.dump || !args.attrs.empty())
 			throw UsageError("--batch reads its requests from stdin; no --attr or --dump");
 		return run_batch();

@@ -9,7 +9,9 @@
  * starting with '#' skipped), in this one process, and stops at the first
  * that fails, with that command's status and its one line prefixed with
  * "line N: ". Under TCG a process start costs a test a third of a second:
- * a test making 64 sessions makes hundreds of requests.
+ * a test making 64 sessions makes hundreds of requests. (raw --batch is
+ * another contract: raw requests only, one status line each, on to the end;
+ * it reads standard input, so not inside a batch.)
  */
 #include <exception>
 #include <iostream>
@@ -65,6 +67,7 @@ int run(const std::vector<std::string> &args, const std::string &where, bool bat
 
 	if (batch) {
 		std::string line;
+		in_batch = true;
 		for (unsigned n = 1; std::getline(std::cin, line); n++) {
 			std::istringstream words(line);
 			const std::vector<std::string> cmd{std::istream_iterator<std::string>(words), {}};
@@ -75,6 +78,8 @@ int run(const std::vector<std::string> &args, const std::string &where, bool bat
 			if (status)
 				return status;
 		}
+		if (std::cin.bad())
+			return fail(1, where, "reading the batch from standard input failed");
 		return 0;
 	}
 
@@ -82,6 +87,8 @@ int run(const std::vector<std::string> &args, const std::string &where, bool bat
 		return selected();
 	} catch (const UsageError &e) {
 		return fail(2, where, e.what());
+	} catch (const TimedOut &e) {
+		return fail(3, where, e.what());
 	} catch (const std::exception &e) {
 		return fail(1, where, e.what());
 	}

@@ -109,6 +109,28 @@ TEST_F(EngineTest, APassThatAttachesGivesTheDeviceItsPathsAtOnce)
 	EXPECT_TRUE(kernel.changes().empty()) << "added once";
 }
 
+TEST_F(EngineTest, APathThatFailsInThePassThatAttachedIsRetried)
+{
+	configure(configured({second}));
+	kernel.failures["path_add 0 198.51.100.7:4420"] = {ECONNREFUSED, "connection refused"};
+	pass();
+	EXPECT_EQ(kernel.changes(), (std::vector<std::string>{"attach 192.0.2.1:7471/db0",
+							     "path_add 0 198.51.100.7:4420"}))
+		<< "tried in the pass that attached";
+	EXPECT_EQ(kernel.devices.at(0).paths.size(), 1u);
+	EXPECT_EQ(logs_with("adding path 198.51.100.7:4420 to rdmablk0 (192.0.2.1:7471 db0) "
+			    "failed: ").size(),
+		  1u);
+
+	kernel.failures.clear();
+	kernel.requests.clear();
+	pass();
+	EXPECT_TRUE(kernel.changes().empty()) << "not before its retry is due";
+	clock += std::chrono::seconds(1);
+	pass();
+	EXPECT_EQ(kernel.changes(), std::vector<std::string>{"path_add 0 198.51.100.7:4420"});
+}
+
 TEST_F(EngineTest, PathsTheConfigurationLacksAreLeftAlone)
 {
 	configure(configured({}));

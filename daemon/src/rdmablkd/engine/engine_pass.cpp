@@ -109,22 +109,33 @@ Done Engine::run_pass(Kernel &kernel, const RetryBook &book, Time now)
 void Engine::give_attached_their_paths(Kernel &kernel, const RetryBook &book, Time now,
 				       PassOutcome &outcome)
 {
+	const Config config = wanted();
 	std::set<std::uint32_t> attached;
-	for (const ActionResult &r : outcome.results)
-		if (r.device && !r.error)
-			attached.insert(r.device->index);
+	std::set<std::string> keys;
+	for (const ActionResult &r : outcome.results) {
+		if (!r.device || r.error)
+			continue;
+		attached.insert(r.device->index);
+		if (const AttachmentConfig *a = find_attachment_of(config, *r.device))
+			for (std::string &key : attachment_keys(*a))
+				keys.insert(std::move(key));
+	}
 	if (attached.empty())
 		return;
-	const Plan more = plan(wanted(), outcome.snapshot, book, now);
+	/* An action that fails is retried as any other (record_results). */
+	const Plan more = plan(config, outcome.snapshot, book, now);
 	bool changed = false;
 	for (const Action &action : more.actions) {
 		const std::optional<std::uint32_t> dev = path_action_device(action);
 		if (!dev || !attached.contains(*dev))
 			continue;
-		outcome.plan.actions.push_back(action);
 		outcome.results.push_back(execute(kernel, action));
 		changed = true;
 	}
+	/* Its paths already there (settled) clear their old retries. */
+	for (const BookMark &m : more.marks)
+		if (keys.contains(m.key))
+			outcome.plan.marks.push_back(m);
 	if (changed)
 		outcome.snapshot = kernel.snapshot();
 }
