@@ -66,6 +66,21 @@ protected:
 		exec.run();
 	}
 
+	/*
+	 * The kernel failing no more: nothing is tried again before the
+	 * first retry is due (1 s), then @change is.
+	 */
+	void retried_once_due(const std::string &change)
+	{
+		kernel.failures.clear();
+		kernel.requests.clear();
+		pass();
+		EXPECT_TRUE(kernel.changes().empty()) << "not before its retry is due";
+		clock += std::chrono::seconds(1);
+		pass();
+		EXPECT_EQ(kernel.changes(), std::vector<std::string>{change});
+	}
+
 	/* Move the clock to the next wakeup and let the engine act. */
 	void wake()
 	{

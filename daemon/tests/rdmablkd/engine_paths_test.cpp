@@ -73,13 +73,7 @@ TEST_F(EngineTest, APathThatCannotBeAddedIsPendingAndRetried)
 	ASSERT_EQ(status.size(), 1u);
 	EXPECT_EQ(status[0]["paths"][1]["state"], "pending");
 
-	kernel.failures.clear();
-	kernel.requests.clear();
-	pass();
-	EXPECT_TRUE(kernel.changes().empty()) << "not before its retry is due";
-	clock += std::chrono::seconds(1);
-	pass();
-	EXPECT_EQ(kernel.changes(), std::vector<std::string>{"path_add 0 198.51.100.7:4420"});
+	retried_once_due("path_add 0 198.51.100.7:4420");
 	EXPECT_EQ(listed("status", "devices")[0]["paths"][1]["state"], "live");
 }
 
@@ -122,13 +116,7 @@ TEST_F(EngineTest, APathThatFailsInThePassThatAttachedIsRetried)
 			    "failed: ").size(),
 		  1u);
 
-	kernel.failures.clear();
-	kernel.requests.clear();
-	pass();
-	EXPECT_TRUE(kernel.changes().empty()) << "not before its retry is due";
-	clock += std::chrono::seconds(1);
-	pass();
-	EXPECT_EQ(kernel.changes(), std::vector<std::string>{"path_add 0 198.51.100.7:4420"});
+	retried_once_due("path_add 0 198.51.100.7:4420");
 }
 
 TEST_F(EngineTest, PathsTheConfigurationLacksAreLeftAlone)
