@@ -109,19 +109,21 @@ Done Engine::run_pass(Kernel &kernel, const RetryBook &book, Time now)
 void Engine::give_attached_their_paths(Kernel &kernel, const RetryBook &book, Time now,
 				       PassOutcome &outcome)
 {
+	const auto attached_now = [](const ActionResult &r) { return r.device && !r.error; };
+	if (std::ranges::none_of(outcome.results, attached_now))
+		return;
+	/* Most passes attach nothing: only these copy the desired state. */
 	const Config config = wanted();
 	std::set<std::uint32_t> attached;
 	std::set<std::string> keys;
 	for (const ActionResult &r : outcome.results) {
-		if (!r.device || r.error)
+		if (!attached_now(r))
 			continue;
 		attached.insert(r.device->index);
 		if (const AttachmentConfig *a = find_attachment_of(config, *r.device))
 			for (std::string &key : attachment_keys(*a))
 				keys.insert(std::move(key));
 	}
-	if (attached.empty())
-		return;
 	/* An action that fails is retried as any other (record_results). */
 	const Plan more = plan(config, outcome.snapshot, book, now);
 	bool changed = false;
