@@ -234,7 +234,7 @@ vm_write_conf() {
 #           | interactive (terminal, Ctrl-A X quits)
 # Sets the array VM_ARGV.
 vm_qemu_argv() {
-	local name=$1 dir=$2 shared=$3 net=$4 serial=$5 smp=$6 mac
+	local name=$1 dir=$2 shared=$3 net=$4 serial=$5 smp=$6 mac share=""
 	# loglevel=5 keeps the boot console short but still shows WARNING lines
 	# (KERN_WARNING) there, in case a guest dies before saving its dmesg.
 	local append="console=ttyS0 panic=-1 loglevel=5 rdinit=/init"
@@ -268,11 +268,18 @@ vm_qemu_argv() {
 		-device virtio-9p-pci,fsdev=fsshared,mount_tag=shared
 	)
 	[ "$name" = target ] && mac=01 || mac=02
-	# A disk that outlives the guest (vm_power_cycle): host file, raw.
+	# A disk that outlives the guest (vm_power_cycle): host file, raw. With
+	# VM_DISK_SHARED both guests open it (the initiator's disk.img is a
+	# link to the target's): share-rw lets the two QEMUs write it at once,
+	# as two hosts write a shared LUN. The host's page cache under both
+	# keeps what each wrote visible to the other (cache=writeback); the
+	# guests' own page caches never see the disk's blocks, as rdmablk's
+	# target sends its bios to the disk itself.
 	if [ -e "$dir/disk.img" ]; then
+		[ ! -L "$dir/disk.img" ] && [ ! -L "$dir/../initiator/disk.img" ] || share=,share-rw=on
 		# shellcheck disable=SC2054 # commas separate QEMU sub-options
 		VM_ARGV+=(-drive "file=$dir/disk.img,if=none,id=disk,format=raw,cache=writeback"
-			-device virtio-blk-pci,drive=disk,serial=rdmablk-data)
+			-device "virtio-blk-pci,drive=disk,serial=rdmablk-data$share")
 	fi
 	# The root's upper layer on a disk, so the guest's writes survive its
 	# reboots (VM_ROOT_DISK_MB); the initramfs finds it by its serial.
@@ -509,6 +516,11 @@ vm_header_problem() {
 		echo "VM_LINKS must be 1 or 2"
 	elif [ "$(vm_header_var "$1" VM_LINKS)" = 2 ] && [ "$(vm_header_var "$1" VM_MODE)" != two ]; then
 		echo "VM_LINKS=2 is for two-guest tests (one guest makes its second link with second_link)"
+	elif [[ ! $(vm_header_var "$1" VM_DISK_SHARED) =~ ^(|yes)$ ]]; then
+		echo "VM_DISK_SHARED must be yes or absent"
+	elif [ "$(vm_header_var "$1" VM_DISK_SHARED)" = yes ] &&
+		{ [ "$(vm_header_var "$1" VM_MODE)" != two ] || [ -z "$(vm_header_var "$1" VM_TARGET_DISK_MB)" ]; }; then
+		echo "VM_DISK_SHARED=yes is for two-guest tests with a VM_TARGET_DISK_MB disk"
 	fi
 }
 
@@ -532,7 +544,7 @@ vm_guest_margin() {
 
 # vm_run_test PATH: run one test; prints its PASS/FAIL line, returns 0/1.
 vm_run_test() {
-	local path=$1 name mode timeout ignore logdir start end elapsed gpath disk_mb root_mb
+	local path=$1 name mode timeout ignore logdir start end elapsed gpath disk_mb root_mb disk_shared
 	local host_install links
 	local -a roles=() pids=()
 	name=$(basename "$path")
@@ -545,6 +557,7 @@ vm_run_test() {
 	timeout=$(vm_header_var "$path" VM_TIMEOUT)
 	ignore=$(vm_header_var "$path" VM_LOG_IGNORE)
 	disk_mb=$(vm_header_var "$path" VM_TARGET_DISK_MB)
+	disk_shared=$(vm_header_var "$path" VM_DISK_SHARED)
 	root_mb=$(vm_header_var "$path" VM_ROOT_DISK_MB)
 	host_install=$(vm_header_var "$path" VM_HOST_INSTALL)
 	# VM_LINKS=2: two-guest tests get a second link (a second NIC each).
@@ -581,6 +594,11 @@ vm_run_test() {
 			# file that survives its power cycles.
 			if [ "$role" = target ] && [ -n "$disk_mb" ]; then
 				truncate -s "${disk_mb}M" "$dir/disk.img"
+			fi
+			# VM_DISK_SHARED=yes: the initiator has the same disk, /dev/vda
+			# too (shared storage behind two targets).
+			if [ "$role" = initiator ] && [ "$disk_shared" = yes ]; then
+				ln -s ../target/disk.img "$dir/disk.img"
 			fi
 			# VM_ROOT_DISK_MB: each guest keeps its root's writes on
 			# an ext4 disk of that size, through its reboots.
