@@ -20,6 +20,9 @@
 #   RDMABLK_FAILOVER_TPUT   then this many pairs of throughput runs of
 #                           the rdmablk disk, one path against two
 #                           (default 0: none)
+#   RDMABLK_FAILOVER_LINK_MBIT  two guests (bench-failover-silent.sh): the
+#                           target shapes its NICs to this many Mbit/s
+#                           each for the throughput runs (default 0: not)
 #
 # Output: $RESULTS/failover/cuts.txt, one line per cut:
 #   STACK CUT PAUSE_MS COMPLETIONS_AFTER_CUT
@@ -223,6 +226,11 @@ cleanup() {
 throughput() {
 	local i p paths idx
 	idx=${RB_DEV#/dev/rdmablk}
+	if [ "${RDMABLK_FAILOVER_LINK_MBIT:-0}" != 0 ]; then
+		vm_signal shape
+		vm_wait shaped 120 >/dev/null
+		echo "links ${RDMABLK_FAILOVER_LINK_MBIT} Mbit/s each (target's egress, tc tbf)" >>"$OUT/env.txt"
+	fi
 	for i in $(seq 1 "$1"); do
 		for p in 1 2; do
 			paths=$p

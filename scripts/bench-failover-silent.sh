@@ -18,9 +18,31 @@ VM_CHECK=no
 # shellcheck source=bench-failover-guest.sh
 . "$(dirname "${BASH_SOURCE[0]}")/bench-failover-guest.sh"
 
+# shape_links MBIT: each of this guest's two NICs sends at most MBIT
+# Mbit/s (a read's data flows from here). tbf queues what exceeds the rate
+# (up to 2 MB, more than two paths' 64 reads in flight) rather than
+# dropping it, and the queueing (at most a few hundred ms) stays far below
+# the queue pairs' retransmit timeout (about 2 s over RoCE).
+shape_links() {
+	local a nic
+	for a in "$TARGET_ADDR" "$TARGET_ADDR2"; do
+		nic=$(ip -o -4 addr show | awk -v a="$a" '$4 ~ "^" a "/" { print $2; exit }')
+		[ -n "$nic" ] || fail "no NIC has $a"
+		modprobe sch_tbf || fail "cannot load sch_tbf"
+		tc qdisc add dev "$nic" root tbf rate "${1}mbit" burst 32kb limit 2mb ||
+			fail "cannot shape $nic"
+		log "$nic ($a) shaped to $1 Mbit/s"
+	done
+}
+
 target_main() {
 	serve_both
 	vm_signal serving
+	if [ "${RDMABLK_FAILOVER_LINK_MBIT:-0}" != 0 ]; then
+		vm_wait shape $((VM_TIMEOUT - 60)) >/dev/null
+		shape_links "$RDMABLK_FAILOVER_LINK_MBIT"
+		vm_signal shaped
+	fi
 	vm_wait measured $((VM_TIMEOUT - 60)) >/dev/null
 	rm "$NVMET"/ports/*/subsystems/*
 	nl export-del "$EXPORT"
