@@ -18,32 +18,55 @@ VM_CHECK=no
 # shellcheck source=bench-failover-guest.sh
 . "$(dirname "${BASH_SOURCE[0]}")/bench-failover-guest.sh"
 
+# nic_with ADDR: the interface that has ADDR.
+nic_with() {
+	ip -o -4 addr show | awk -v a="$1" '$4 ~ "^" a "/" { print $2; exit }'
+}
+
 # shape_links MBIT: each of this guest's two NICs sends at most MBIT
 # Mbit/s (a read's data flows from here). tbf queues what exceeds the rate
-# (up to 2 MB, more than two paths' 64 reads in flight) rather than
-# dropping it, and the queueing (at most a few hundred ms) stays far below
-# the queue pairs' retransmit timeout (about 2 s over RoCE).
+# (up to 2 MB) rather than dropping it. What waits there is at most the
+# reads in flight, 64 of about 4.4 KB on the wire: 280 ms at 8 Mbit/s, the
+# least scripts/bench-failover takes; far below the queue pairs'
+# retransmit timeout (rdma_cm's RoCE packet lifetime 18, so a local ACK
+# timeout of 4.096 us x 2^19, 2.1 s) and the 2 s keep-alive.
+# check_no_drops records what tbf did (shaping.txt among bench-failover's
+# results) and fails if it dropped a packet.
 shape_links() {
 	local a nic
+	modprobe sch_tbf || fail "cannot load sch_tbf"
 	for a in "$TARGET_ADDR" "$TARGET_ADDR2"; do
-		nic=$(ip -o -4 addr show | awk -v a="$a" '$4 ~ "^" a "/" { print $2; exit }')
+		nic=$(nic_with "$a")
 		[ -n "$nic" ] || fail "no NIC has $a"
-		modprobe sch_tbf || fail "cannot load sch_tbf"
 		tc qdisc add dev "$nic" root tbf rate "${1}mbit" burst 32kb limit 2mb ||
 			fail "cannot shape $nic"
 		log "$nic ($a) shaped to $1 Mbit/s"
 	done
 }
 
+check_no_drops() {
+	local a nic stats
+	for a in "$TARGET_ADDR" "$TARGET_ADDR2"; do
+		nic=$(nic_with "$a")
+		stats=$(tc -s qdisc show dev "$nic" root)
+		printf 'tc %s (%s): %s\n' "$nic" "$a" "$(tr -s ' \n' ' ' <<<"$stats")" >>"$SHARED/shaping.txt"
+		[[ $stats =~ dropped\ 0[,\ ] ]] || fail "tbf on $nic dropped packets: $stats"
+	done
+}
+
 target_main() {
+	local shaped=0
 	serve_both
 	vm_signal serving
-	if [ "${RDMABLK_FAILOVER_LINK_MBIT:-0}" != 0 ]; then
+	# The initiator asks for it before its throughput runs.
+	if [ "${RDMABLK_FAILOVER_LINK_MBIT:-0}" != 0 ] && [ "${RDMABLK_FAILOVER_TPUT:-0}" != 0 ]; then
 		vm_wait shape $((VM_TIMEOUT - 60)) >/dev/null
 		shape_links "$RDMABLK_FAILOVER_LINK_MBIT"
+		shaped=1
 		vm_signal shaped
 	fi
 	vm_wait measured $((VM_TIMEOUT - 60)) >/dev/null
+	[ "$shaped" = 0 ] || check_no_drops
 	rm "$NVMET"/ports/*/subsystems/*
 	nl export-del "$EXPORT"
 	unload_rdmablk
