@@ -18,11 +18,6 @@ VM_CHECK=no
 # shellcheck source=bench-failover-guest.sh
 . "$(dirname "${BASH_SOURCE[0]}")/bench-failover-guest.sh"
 
-# nic_with ADDR: the interface that has ADDR.
-nic_with() {
-	ip -o -4 addr show | awk -v a="$1" '$4 ~ "^" a "/" { print $2; exit }'
-}
-
 # shape_links MBIT: each of this guest's two NICs sends at most MBIT
 # Mbit/s (a read's data flows from here). tbf queues what exceeds the rate
 # (up to 2 MB) rather than dropping it. What waits there is at most the
@@ -36,7 +31,7 @@ shape_links() {
 	local a nic
 	modprobe sch_tbf || fail "cannot load sch_tbf"
 	for a in "$TARGET_ADDR" "$TARGET_ADDR2"; do
-		nic=$(nic_with "$a")
+		nic=$(nic_of_addr "$a")
 		[ -n "$nic" ] || fail "no NIC has $a"
 		tc qdisc add dev "$nic" root tbf rate "${1}mbit" burst 32kb limit 2mb ||
 			fail "cannot shape $nic"
@@ -47,7 +42,7 @@ shape_links() {
 check_no_drops() {
 	local a nic stats
 	for a in "$TARGET_ADDR" "$TARGET_ADDR2"; do
-		nic=$(nic_with "$a")
+		nic=$(nic_of_addr "$a")
 		stats=$(tc -s qdisc show dev "$nic" root)
 		printf 'tc %s (%s): %s\n' "$nic" "$a" "$(tr -s ' \n' ' ' <<<"$stats")" >>"$SHARED/shaping.txt"
 		[[ $stats =~ dropped\ 0[,\ ] ]] || fail "tbf on $nic dropped packets: $stats"

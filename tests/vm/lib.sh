@@ -613,6 +613,11 @@ more_writes() {
 		fail "$1 completed only $(($(writes_done "$1") - n)) of $2 more writes"
 }
 
+# nic_of_addr ADDR: the interface that has the IPv4 address ADDR.
+nic_of_addr() {
+	ip -o -4 addr show | awk -v a="$1" '$4 ~ "^" a "/" { print $2; exit }'
+}
+
 # rxe_netdev DEV: the network interface under soft-RoCE device DEV.
 rxe_netdev() {
 	rdma link show "$1/1" | sed -n 's/.* netdev \([^ ]*\).*/\1/p'
