@@ -211,6 +211,8 @@ static inline void rdmablk_host_req_wipe(struct rdmablk_host_req *req)
  *	commands went in batches); sysfs only
  * @sends: SENDs that carried commands (fewer than @commands when several
  *	shared one); sysfs only
+ * @inline_posts: posts whose softirq work ran in the submitter
+ *	(idle_inline); sysfs only
  */
 struct rdmablk_queue_info {
 	u32 state;
@@ -223,6 +225,7 @@ struct rdmablk_queue_info {
 	u64 latency_us;
 	u64 doorbells;
 	u64 sends;
+	u64 inline_posts;
 };
 
 #define RDMABLK_ERROR_LEN	96

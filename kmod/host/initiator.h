@@ -104,6 +104,8 @@ struct rdmablk_irecv {
  * @doorbells: ib_post_send() calls that carried commands: one per batch
  * @sends: SENDs that carried commands: fewer than @commands when several
  *	shared one (RDMABLK_CONN_CMD_BATCH)
+ * @inline_posts: of the @doorbells, posts of a lone command on an idle
+ *	path whose softirq work ran in the submitter (idle_inline)
  *
  * Lock-free: each counter is updated atomically on its own, so a reader
  * may see two of them from slightly different moments. Rates over an
@@ -119,6 +121,7 @@ struct rdmablk_iqueue_stats {
 	atomic64_t latency_ns;
 	atomic64_t doorbells;
 	atomic64_t sends;
+	atomic64_t inline_posts;
 };
 
 /**

@@ -62,6 +62,7 @@ void rdmablk_iqueue_stats_read(struct rdmablk_iqueue *queue,
 	qi->latency_us = div_u64(atomic64_read(&st->latency_ns), NSEC_PER_USEC);
 	qi->doorbells = atomic64_read(&st->doorbells);
 	qi->sends = atomic64_read(&st->sends);
+	qi->inline_posts = atomic64_read(&st->inline_posts);
 }
 
 /* Add @qi's counters to @sum; @sum is live when either is. */
@@ -79,6 +80,7 @@ static void rdmablk_queue_info_add(struct rdmablk_queue_info *sum,
 	sum->latency_us += qi->latency_us;
 	sum->doorbells += qi->doorbells;
 	sum->sends += qi->sends;
+	sum->inline_posts += qi->inline_posts;
 }
 
 /* When @dwork of a path in @state fires next, in ms from now; 0 if not. */
@@ -429,6 +431,7 @@ RDMABLK_QUEUE_COUNTER(write_bytes);
 RDMABLK_QUEUE_COUNTER(latency_us);
 RDMABLK_QUEUE_COUNTER(doorbells);
 RDMABLK_QUEUE_COUNTER(sends);
+RDMABLK_QUEUE_COUNTER(inline_posts);
 
 static struct attribute *rdmablk_disk_attrs[] = {
 	&dev_attr_export.attr,
@@ -449,6 +452,7 @@ static struct attribute *rdmablk_disk_attrs[] = {
 	&dev_attr_queue_latency_us.attr,
 	&dev_attr_queue_doorbells.attr,
 	&dev_attr_queue_sends.attr,
+	&dev_attr_queue_inline_posts.attr,
 	NULL,
 };
 

@@ -36,6 +36,11 @@ module_param_named(batch_submit, rdmablk_batch_submit, bool, 0644);
 MODULE_PARM_DESC(batch_submit,
 		 "Post the commands blk-mq hands over together as one chain, one doorbell (default on)");
 
+static bool rdmablk_idle_inline = true;
+module_param_named(idle_inline, rdmablk_idle_inline, bool, 0644);
+MODULE_PARM_DESC(idle_inline,
+		 "A lone command posted on an idle path runs the softirq work its post raised in the submitting thread, not later in ksoftirqd (default on)");
+
 /* Take @queue's batch for posting. Under post_lock. */
 static struct rdmablk_ireq *__rdmablk_iqueue_take_batch(struct rdmablk_iqueue *queue)
 {
@@ -203,6 +208,25 @@ static void rdmablk_iqueue_sort_failed(struct rdmablk_ireq *head,
 }
 
 /*
+ * Does the post of @head run the softirq work it raises (soft-RoCE sends,
+ * loops back and completes there; a hardware device raises none) in this
+ * thread, by ending a bottom-half section right after it? Only a lone
+ * command on a path with nothing else in flight (idle_inline): its
+ * submitter has nothing to do but wait, and a polling one would spin
+ * while ksoftirqd waits for its CPU. With other commands in flight the
+ * submitter would do their completions' work in turn, and queue depth
+ * stopped paying when every post did this (performance.md). Only in task
+ * context: a softirq runs what it raises on its way out anyway.
+ */
+static bool rdmablk_post_runs_inline(struct rdmablk_iqueue *queue,
+				     const struct rdmablk_ireq *head)
+{
+	return READ_ONCE(rdmablk_idle_inline) && !head->batch_next &&
+	       atomic_read(&queue->path->inflight) <= 1 && in_task() &&
+	       !irqs_disabled();
+}
+
+/*
  * Post the batch @head with one ib_post_send(), no lock held, then arm
  * what it posted. Return: 0, or the post's error with *@unposted the
  * first request whose command it did not post (it and those after it go
@@ -215,13 +239,22 @@ static int rdmablk_iqueue_post_batch(struct rdmablk_iqueue *queue,
 	const struct ib_send_wr *bad_wr = NULL;
 	struct rdmablk_ireq *req, *next;
 	struct ib_send_wr *first;
+	bool inline_bh;
 	int ret;
 
 	*unposted = NULL;
 	if (!head)
 		return 0;
 	first = rdmablk_iqueue_chain(queue, head);
+	inline_bh = rdmablk_post_runs_inline(queue, head);
+	if (inline_bh)
+		local_bh_disable();
 	ret = ib_post_send(queue->qp, first, &bad_wr);
+	/* Answers that come meanwhile are kept for the arming below. */
+	if (inline_bh) {
+		local_bh_enable();
+		atomic64_inc(&queue->stats.inline_posts);
+	}
 	atomic64_inc(&queue->stats.doorbells);
 	if (unlikely(ret))
 		rdmablk_iqueue_sort_failed(head, first, bad_wr);
