@@ -39,7 +39,7 @@ MODULE_PARM_DESC(batch_submit,
 static bool rdmablk_idle_inline = true;
 module_param_named(idle_inline, rdmablk_idle_inline, bool, 0644);
 MODULE_PARM_DESC(idle_inline,
-		 "A lone command posted on an idle path runs the softirq work its post raised in the submitting thread, not later in ksoftirqd (default on)");
+		 "A lone command posted on an idle poll queue runs the softirq work its post raised in the submitting thread, not later in ksoftirqd (default on)");
 
 /* Take @queue's batch for posting. Under post_lock. */
 static struct rdmablk_ireq *__rdmablk_iqueue_take_batch(struct rdmablk_iqueue *queue)
@@ -211,17 +211,20 @@ static void rdmablk_iqueue_sort_failed(struct rdmablk_ireq *head,
  * Does the post of @head run the softirq work it raises (soft-RoCE sends,
  * loops back and completes there; a hardware device raises none) in this
  * thread, by ending a bottom-half section right after it? Only a lone
- * command on a path with nothing else in flight (idle_inline): its
- * submitter has nothing to do but wait, and a polling one would spin
- * while ksoftirqd waits for its CPU. With other commands in flight the
- * submitter would do their completions' work in turn, and queue depth
- * stopped paying when every post did this (performance.md). Only in task
- * context: a softirq runs what it raises on its way out anyway.
+ * command on a poll queue with nothing else in flight (idle_inline): its
+ * submitter reaps the completion itself and would otherwise spin while
+ * ksoftirqd waits for its CPU. Not on an interrupt-driven queue: there
+ * the round trip done inside the post completes the command before the
+ * submitter can queue the next one, so the path is idle again at every
+ * post and a submitter that keeps 32 commands in flight runs them one at
+ * a time (performance.md). Only in task context: a softirq runs what it
+ * raises on its way out anyway.
  */
 static bool rdmablk_post_runs_inline(struct rdmablk_iqueue *queue,
 				     const struct rdmablk_ireq *head)
 {
-	return READ_ONCE(rdmablk_idle_inline) && !head->batch_next &&
+	return queue->polled && READ_ONCE(rdmablk_idle_inline) &&
+	       !head->batch_next &&
 	       atomic_read(&queue->path->inflight) <= 1 && in_task() &&
 	       !irqs_disabled();
 }
