@@ -17,6 +17,8 @@
 #   RDMABLK_BENCH_REPEAT     repetitions of the whole matrix (default 3)
 #   RDMABLK_BENCH_PROFILES   comma-separated profile names (default: all)
 #   RDMABLK_BENCH_MODULE_PARAMS  rdmablk module parameters (default: none)
+#   RDMABLK_BENCH_PERF       1: profile the whole guest during each fio run
+#                            (default 0)
 #
 # Output: $RESULTS/bench/ (build/vm-logs/bench/bench/ on the host).
 # shellcheck source-path=SCRIPTDIR
@@ -31,6 +33,7 @@ trap 'printf "ERROR: %s:%s: command failed with status %s: %s\n" "${BASH_SOURCE[
 RUNTIME=${RDMABLK_BENCH_RUNTIME:-20}
 REPEAT=${RDMABLK_BENCH_REPEAT:-3}
 WANT=${RDMABLK_BENCH_PROFILES:-all}
+PERF=${RDMABLK_BENCH_PERF:-0}
 OUT=$RESULTS/bench
 
 # name rw bs iodepth [engine [numjobs]]
@@ -181,7 +184,7 @@ set_scheduler() {
 # run_fio TAG DEV RW BS QD ENGINE NUMJOBS: one measurement, JSON, counters
 # and CPU time into $OUT.
 run_fio() {
-	local tag=$1 dev=$2 rw=$3 bs=$4 qd=$5 jobs=$7 engine=(--ioengine=libaio) extra=()
+	local tag=$1 dev=$2 rw=$3 bs=$4 qd=$5 jobs=$7 engine=(--ioengine=libaio) extra=() prof=()
 	case $6 in
 	libaio) ;;
 	uring) engine=(--ioengine=io_uring) ;;
@@ -196,11 +199,19 @@ run_fio() {
 	rxe_counters >"$OUT/$tag.rxe-before"
 	# The whole guest's CPU time (initiator, target and fio alike).
 	head -n 1 /proc/stat >"$OUT/$tag.cpu-before"
-	fio --name="$tag" --filename="$dev" --rw="$rw" --bs="$bs" --iodepth="$qd" \
+	# Every CPU, kernel and user, sampled by the clock (TCG has no PMU).
+	[ "$PERF" = 0 ] || prof=(perf record -q -a -g -e cpu-clock -F 499 -o "$OUT/$tag.perf.data" --)
+	"${prof[@]}" fio --name="$tag" --filename="$dev" --rw="$rw" --bs="$bs" --iodepth="$qd" \
 		--direct=1 "${engine[@]}" --numjobs="$jobs" "${extra[@]}" --time_based --runtime="$RUNTIME" \
 		--output-format=json --output="$OUT/$tag.json"
 	head -n 1 /proc/stat >"$OUT/$tag.cpu-after"
 	rxe_counters >"$OUT/$tag.rxe-after"
+	if [ "$PERF" != 0 ]; then
+		# Here, where the module's and the kernel's symbols are.
+		perf report -q -i "$OUT/$tag.perf.data" --stdio --no-children -g none \
+			--sort comm,dso,sym --percent-limit 0.3 >"$OUT/$tag.perf.txt" 2>/dev/null
+		rm -f "$OUT/$tag.perf.data"
+	fi
 }
 
 cleanup() {
