@@ -105,7 +105,7 @@ struct rdmablk_irecv {
  * @sends: SENDs that carried commands: fewer than @commands when several
  *	shared one (RDMABLK_CONN_CMD_BATCH)
  * @inline_posts: of the @doorbells, posts of a lone command on an idle
- *	path whose softirq work ran in the submitter (idle_inline)
+ *	poll queue whose softirq work ran in the submitter (idle_inline)
  *
  * Lock-free: each counter is updated atomically on its own, so a reader
  * may see two of them from slightly different moments. Rates over an
