@@ -200,7 +200,7 @@ run_fio() {
 	# The whole guest's CPU time (initiator, target and fio alike).
 	head -n 1 /proc/stat >"$OUT/$tag.cpu-before"
 	# Every CPU, kernel and user, sampled by the clock (TCG has no PMU).
-	[ "$PERF" = 0 ] || prof=(perf record -q -a -g -e cpu-clock -F 499 -o "$OUT/$tag.perf.data" --)
+	[ "$PERF" = 0 ] || prof=(perf record -q -a -e cpu-clock -F 499 -o "$OUT/$tag.perf.data" --)
 	"${prof[@]}" fio --name="$tag" --filename="$dev" --rw="$rw" --bs="$bs" --iodepth="$qd" \
 		--direct=1 "${engine[@]}" --numjobs="$jobs" "${extra[@]}" --time_based --runtime="$RUNTIME" \
 		--output-format=json --output="$OUT/$tag.json"

@@ -493,6 +493,12 @@ dev_index() {
 FIO_VERIFY=(--direct=1 --ioengine=libaio --rw=randwrite --verify=crc32c --do_verify=1
 	--verify_fatal=1 --randrepeat=0)
 
+# queue_sum FILE: the values of a per-queue sysfs file (one per queue,
+# space-separated), added up.
+queue_sum() {
+	awk '{ for (i = 1; i <= NF; i++) s += $i } END { print s + 0 }' "$1"
+}
+
 # fio_verify DEV BS IODEPTH IO_SIZE [fio options]: random writes of BS at
 # IODEPTH spread over the whole device, then read back and checked
 # (crc32c); any mismatch or I/O error fails the test.
