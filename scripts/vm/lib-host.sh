@@ -464,7 +464,7 @@ vm_judge_guest() {
 		fi
 	else
 		rc=$(<"$dir/exit-code")
-		[ "$rc" = 0 ] || VM_REASONS+=("${who}exit status $rc")
+		[ "$rc" = 0 ] || VM_REASONS+=("${who}exit status $rc$(vm_fail_message "$dir")")
 	fi
 	local -a logs=(-c "$dir/console.log" "$dir/dmesg")
 	for f in "$dir"/console.boot*.log; do
@@ -483,6 +483,16 @@ vm_judge_guest() {
 		first=${first#"$dir"/}
 		VM_REASONS+=("${who}kernel log: ${first}")
 	fi
+}
+
+# vm_fail_message DIR: ", " and the test's last "FAIL: " message (lib.sh's
+# fail), cut to 300 characters, so that the FAIL line says why even where
+# the logs are not kept; nothing if it printed none.
+vm_fail_message() {
+	local msg
+	[ -f "$1/output.log" ] || return 0
+	msg=$(tr -d '\r' <"$1/output.log" | LC_ALL=C grep -a -o 'FAIL: .*' | tail -n 1)
+	[ -z "$msg" ] || printf ', %s' "${msg:0:300}"
 }
 
 # vm_report_excerpt FILE:LINE:TEXT: the kernel's lines from that one on (the
