@@ -501,7 +501,13 @@ queue_sum() {
 
 # fio_verify DEV BS IODEPTH IO_SIZE [fio options]: random writes of BS at
 # IODEPTH spread over the whole device, then read back and checked
-# (crc32c); any mismatch or I/O error fails the test.
+# (crc32c); any mismatch or I/O error fails the test. A job that also reads
+# (--rw=randrw) needs --verify_backlog=N, which checks each block against
+# the seed in its own header: without it fio 3.33 checks a read-write job's
+# blocks against seeds it re-derives in the order of its write log, and
+# now and then expects, from some block on, the seeds of other blocks
+# ("bad header rand_seed") while every block holds the header fio wrote
+# for it (075 met it in 3 of 58 runs; fio issues 746 and 1548).
 fio_verify() {
 	local dev=$1 bs=$2 qd=$3 io=$4
 	shift 4
