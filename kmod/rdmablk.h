@@ -213,6 +213,8 @@ static inline void rdmablk_host_req_wipe(struct rdmablk_host_req *req)
  *	shared one); sysfs only
  * @inline_posts: posts whose softirq work ran in the submitter
  *	(idle_inline); sysfs only
+ * @held: commands that waited for earlier SENDs' completion (cmd_cork);
+ *	sysfs only
  */
 struct rdmablk_queue_info {
 	u32 state;
@@ -226,6 +228,7 @@ struct rdmablk_queue_info {
 	u64 doorbells;
 	u64 sends;
 	u64 inline_posts;
+	u64 held;
 };
 
 #define RDMABLK_ERROR_LEN	96

@@ -9,6 +9,7 @@
 
 #include <linux/blk-mq.h>
 #include <linux/completion.h>
+#include <linux/llist.h>
 #include <linux/mutex.h>
 #include <linux/rwsem.h>
 #include <linux/scatterlist.h>
@@ -106,6 +107,8 @@ struct rdmablk_irecv {
  *	shared one (RDMABLK_CONN_CMD_BATCH)
  * @inline_posts: of the @doorbells, posts of a lone command on an idle
  *	poll queue whose softirq work ran in the submitter (idle_inline)
+ * @held: commands that waited for the completion of the SENDs before them
+ *	and went with those that came meanwhile (cmd_cork)
  *
  * Lock-free: each counter is updated atomically on its own, so a reader
  * may see two of them from slightly different moments. Rates over an
@@ -122,6 +125,7 @@ struct rdmablk_iqueue_stats {
 	atomic64_t doorbells;
 	atomic64_t sends;
 	atomic64_t inline_posts;
+	atomic64_t held;
 };
 
 /**
@@ -165,8 +169,11 @@ struct rdmablk_iqueue_stats {
  * @max_pages: pages one fast registration maps
  * @stale_lock: protects @stale_mrs; irq-safe, requests complete in any
  *	context
- * @post_lock: protects @batch_head and @batch_tail; never held across a
- *	post (see RDMABLK_ARM_*), only taken in process context
+ * @post_lock: protects @batch_head, @batch_tail and @batch_pinned; never
+ *	held across a post (see RDMABLK_ARM_*), only taken in process context
+ * @hold_lock: taken by a SEND's completion around posting what was @held
+ *	for it, and by rdmablk_iqueue_stop() to wait for such a post to end:
+ *	none posts once the queue is no longer live
  * @stale_mrs: registrations taken from the pool that may still be valid
  *	(their request ended without an invalidation): never returned to the
  *	pool, deregistered when the queue is freed
@@ -174,6 +181,15 @@ struct rdmablk_iqueue_stats {
  *	isubmit.c), linked by &struct rdmablk_ireq.batch_next; their work
  *	requests are chained when the batch is posted; NULL when none
  * @batch_tail: the last of them
+ * @batch_pinned: one of them cannot wait for an earlier SEND's completion
+ *	(its payload goes inline, a SEND of its own): the batch is posted
+ * @held: requests whose commands wait for the SENDs in flight to complete
+ *	(cmd_cork, see isubmit.c), linked by &struct rdmablk_ireq.hold_node,
+ *	the newest first; taken whole (llist_del_all()) by whoever posts them
+ * @unacked: commands in SENDs posted and not completed yet: raised before
+ *	each post, lowered by the SENDs' successful completions. One that
+ *	failed is not counted off: the queue is lost, and connecting sets
+ *	it to 0
  * @cmd_buf: every command the queue sends, in one buffer mapped for the
  *	RDMA device once per connection: first @msg_first commands, one
  *	per credit asked for, indexed by tag (where each request's command
@@ -224,9 +240,13 @@ struct rdmablk_iqueue {
 	u32 max_pages;
 	spinlock_t stale_lock;	/* see above */
 	spinlock_t post_lock;	/* see above */
+	spinlock_t hold_lock;	/* see above */
 	struct list_head stale_mrs;
 	struct rdmablk_ireq *batch_head;
 	struct rdmablk_ireq *batch_tail;
+	bool batch_pinned;
+	struct llist_head held;
+	atomic_t unacked;
 
 	struct rdmablk_cmd *cmd_buf;
 	u64 cmd_dma;
@@ -275,6 +295,7 @@ struct rdmablk_iqueue {
  * @send_wr: the command SEND
  * @batch_next: the next request in its queue's batch, under post_lock,
  *	then the poster's
+ * @hold_node: in its queue's @held list while its command waits there
  * @msg: the request whose SEND carries this one's command: itself, or
  *	the first of a batch of commands (RDMABLK_CONN_CMD_BATCH); the
  *	poster's
@@ -312,6 +333,7 @@ struct rdmablk_ireq {
 	struct ib_reg_wr reg_wr;
 	struct ib_send_wr send_wr;
 	struct rdmablk_ireq *batch_next;
+	struct llist_node hold_node;
 	struct rdmablk_ireq *msg;
 	struct rdmablk_ireq *msg_next;
 	bool msg_sent;
@@ -537,6 +559,7 @@ blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 				   struct request *rq, bool more);
 void rdmablk_iqueue_commit(struct rdmablk_iqueue *queue);
 void rdmablk_iqueue_drop_batch(struct rdmablk_iqueue *queue);
+void rdmablk_iqueue_acked(struct rdmablk_iqueue *queue, unsigned int cmds);
 void rdmablk_ireq_unmap(struct request *rq);
 void rdmablk_ireq_reset(struct request *rq);
 

@@ -89,7 +89,9 @@ void rdmablk_ireq_send_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct rdmablk_ireq *req = container_of(wc->wr_cqe, struct rdmablk_ireq,
 						send_cqe);
+	struct rdmablk_iqueue *queue = req->queue;
 	struct rdmablk_ireq *next;
+	unsigned int cmds = 0;
 
 	/* The device is done with the batch's buffer, whatever the status. */
 	if (req->msg_slot >= 0)
@@ -106,7 +108,9 @@ void rdmablk_ireq_send_done(struct ib_cq *cq, struct ib_wc *wc)
 		next = req->msg_next;
 		rdmablk_ireq_put(blk_mq_rq_from_pdu(req));
 		req = next;
+		cmds++;
 	} while (req);
+	rdmablk_iqueue_acked(queue, cmds);
 }
 
 void rdmablk_ireq_inv_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -701,6 +705,9 @@ int rdmablk_iqueue_connect(struct rdmablk_iqueue *queue, u16 queue_depth,
 	INIT_LIST_HEAD(&queue->stale_mrs);
 	queue->batch_head = NULL;
 	queue->batch_tail = NULL;
+	queue->batch_pinned = false;
+	init_llist_head(&queue->held);
+	atomic_set(&queue->unacked, 0);
 	init_completion(&queue->ctl_done);
 	init_completion(&queue->ctl_sent);
 	clear_bit(RDMABLK_IQ_CTL_PENDING, &queue->flags);
@@ -1134,6 +1141,13 @@ void rdmablk_iqueue_stop(struct rdmablk_iqueue *queue)
 	spin_lock(&queue->poll_lock);
 	clear_bit(RDMABLK_IQ_POLLABLE, &queue->flags);
 	spin_unlock(&queue->poll_lock);
+	/*
+	 * A completion posting held commands (cmd_cork) saw the queue live
+	 * under hold_lock: once it is ours, that post is done, before the
+	 * drain's, and none follows. The drop below forgets what is held.
+	 */
+	spin_lock_bh(&queue->hold_lock);
+	spin_unlock_bh(&queue->hold_lock);
 	rdma_disconnect(queue->cm_id);
 	ib_drain_qp(queue->qp);
 	rdmablk_iqueue_drop_batch(queue);

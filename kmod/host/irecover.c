@@ -858,6 +858,7 @@ int rdmablk_ipath_connect(struct rdmablk_ipath *path, bool learn,
 		/* Once: a dispatcher may take them while the queue reconnects. */
 		spin_lock_init(&queues[i].poll_lock);
 		spin_lock_init(&queues[i].post_lock);
+		spin_lock_init(&queues[i].hold_lock);
 		spin_lock_init(&queues[i].stale_lock);
 	}
 	/* The path is linked: readers (reports, pollers) may look already. */

@@ -63,6 +63,7 @@ void rdmablk_iqueue_stats_read(struct rdmablk_iqueue *queue,
 	qi->doorbells = atomic64_read(&st->doorbells);
 	qi->sends = atomic64_read(&st->sends);
 	qi->inline_posts = atomic64_read(&st->inline_posts);
+	qi->held = atomic64_read(&st->held);
 }
 
 /* Add @qi's counters to @sum; @sum is live when either is. */
@@ -81,6 +82,7 @@ static void rdmablk_queue_info_add(struct rdmablk_queue_info *sum,
 	sum->doorbells += qi->doorbells;
 	sum->sends += qi->sends;
 	sum->inline_posts += qi->inline_posts;
+	sum->held += qi->held;
 }
 
 /* When @dwork of a path in @state fires next, in ms from now; 0 if not. */
@@ -432,6 +434,7 @@ RDMABLK_QUEUE_COUNTER(latency_us);
 RDMABLK_QUEUE_COUNTER(doorbells);
 RDMABLK_QUEUE_COUNTER(sends);
 RDMABLK_QUEUE_COUNTER(inline_posts);
+RDMABLK_QUEUE_COUNTER(held);
 
 static struct attribute *rdmablk_disk_attrs[] = {
 	&dev_attr_export.attr,
@@ -453,6 +456,7 @@ static struct attribute *rdmablk_disk_attrs[] = {
 	&dev_attr_queue_doorbells.attr,
 	&dev_attr_queue_sends.attr,
 	&dev_attr_queue_inline_posts.attr,
+	&dev_attr_queue_held.attr,
 	NULL,
 };
 

@@ -21,6 +21,22 @@
  * or commit_rqs, before a quiesce returns, so recovery, which quiesces
  * first, never finds one (rdmablk_iqueue_stop() drops a batch all the
  * same: its requests are in flight and requeued like the others).
+ *
+ * Corking (cmd_cork, on interrupt-driven queues of connections that batch
+ * commands): a command without inline payload that blk-mq hands over last
+ * while commands the queue sent earlier are still in SENDs not completed
+ * (@unacked) does not go out alone: it waits in the queue's held list,
+ * and the completion that brings @unacked to 0 posts everything held, a
+ * batch, one SEND for up to RDMABLK_CMD_BATCH_MAX commands. There is no
+ * timer: at queue depth 1 nothing is in flight when a command comes and
+ * it goes at once; under load commands gather while the transport works,
+ * as TCP's autocorking gathers writes behind a busy device. On a reliable
+ * connection a SEND completes when the peer acknowledged it, so at most
+ * one SEND of commands is on the wire at a time and each costs its packet
+ * and an acknowledgment for all the commands it carries. A request in the
+ * held list is started and POSTING like one in a batch; a command with
+ * inline payload takes what is held with it; rdmablk_iqueue_stop() drops
+ * the held list with the batch.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -36,6 +52,11 @@ module_param_named(batch_submit, rdmablk_batch_submit, bool, 0644);
 MODULE_PARM_DESC(batch_submit,
 		 "Post the commands blk-mq hands over together as one chain, one doorbell (default on)");
 
+static bool rdmablk_cmd_cork = true;
+module_param_named(cmd_cork, rdmablk_cmd_cork, bool, 0644);
+MODULE_PARM_DESC(cmd_cork,
+		 "A command that comes while earlier ones are in SENDs not yet acknowledged waits for them and goes with the others that came meanwhile in one SEND (default on)");
+
 static bool rdmablk_idle_inline = true;
 module_param_named(idle_inline, rdmablk_idle_inline, bool, 0644);
 MODULE_PARM_DESC(idle_inline,
@@ -49,6 +70,7 @@ static struct rdmablk_ireq *__rdmablk_iqueue_take_batch(struct rdmablk_iqueue *q
 	lockdep_assert_held(&queue->post_lock);
 	queue->batch_head = NULL;
 	queue->batch_tail = NULL;
+	queue->batch_pinned = false;
 	return head;
 }
 
@@ -59,6 +81,41 @@ static struct rdmablk_ireq *rdmablk_iqueue_take_batch(struct rdmablk_iqueue *que
 	spin_lock(&queue->post_lock);
 	head = __rdmablk_iqueue_take_batch(queue);
 	spin_unlock(&queue->post_lock);
+	return head;
+}
+
+/*
+ * Take what waits in @queue's held list, the oldest first, linked by
+ * batch_next: a batch to post. Any context; the list may be added to
+ * meanwhile (what comes after is for the next taker).
+ */
+static struct rdmablk_ireq *rdmablk_iqueue_take_held(struct rdmablk_iqueue *queue)
+{
+	struct llist_node *node = llist_reverse_order(llist_del_all(&queue->held));
+	struct rdmablk_ireq *head = NULL, **link = &head, *req;
+
+	llist_for_each_entry(req, node, hold_node) {
+		*link = req;
+		link = &req->batch_next;
+	}
+	*link = NULL;
+	return head;
+}
+
+/* Put @batch in front of what is held: the older commands go first. */
+static struct rdmablk_ireq *rdmablk_iqueue_with_held(struct rdmablk_iqueue *queue,
+						     struct rdmablk_ireq *batch)
+{
+	struct rdmablk_ireq *head, *req;
+
+	if (likely(llist_empty(&queue->held)))
+		return batch;
+	head = rdmablk_iqueue_take_held(queue);
+	if (!head)
+		return batch;
+	for (req = head; req->batch_next; req = req->batch_next)
+		;
+	req->batch_next = batch;
 	return head;
 }
 
@@ -149,9 +206,10 @@ static struct ib_send_wr *rdmablk_iqueue_chain(struct rdmablk_iqueue *queue,
 {
 	struct ib_send_wr *first = NULL, **link = &first;
 	struct rdmablk_ireq *req, *msg = NULL, *last = NULL;
-	unsigned int sends = 0;
+	unsigned int sends = 0, cmds = 0;
 
 	for (req = head; req; req = req->batch_next) {
+		cmds++;
 		req->msg_next = NULL;
 		req->msg_slot = -1;
 		if (msg && rdmablk_msg_joins(queue, msg, req)) {
@@ -173,6 +231,8 @@ static struct ib_send_wr *rdmablk_iqueue_chain(struct rdmablk_iqueue *queue,
 	link = rdmablk_msg_close(queue, msg, link);
 	*link = NULL;
 	atomic64_add(sends, &queue->stats.sends);
+	/* Before the post: their completions may come before it returns. */
+	atomic_add(cmds, &queue->unacked);
 	return first;
 }
 
@@ -306,10 +366,83 @@ void rdmablk_iqueue_commit(struct rdmablk_iqueue *queue)
 /**
  * rdmablk_iqueue_drop_batch() - forget a batch that will never be posted
  * @queue: the queue, stopped: its requests are requeued as in flight
+ *
+ * What was held goes too.
  */
 void rdmablk_iqueue_drop_batch(struct rdmablk_iqueue *queue)
 {
 	rdmablk_iqueue_take_batch(queue);
+	rdmablk_iqueue_take_held(queue);
+}
+
+/* Post what waits in @queue's held list; a failure loses the connection. */
+static void rdmablk_iqueue_post_held(struct rdmablk_iqueue *queue)
+{
+	struct rdmablk_ireq *unposted;
+
+	if (rdmablk_iqueue_post_batch(queue, rdmablk_iqueue_take_held(queue),
+				      &unposted)) {
+		iq_err(queue, "cannot send the commands held for a SEND's completion\n");
+		rdmablk_ipath_conn_lost(queue->path, "cannot post a command");
+	}
+}
+
+/**
+ * rdmablk_iqueue_acked() - SENDs of commands completed
+ * @queue: their queue
+ * @cmds: the commands they carried
+ *
+ * The last in flight posts what was held for it (cmd_cork), unless the
+ * queue is being stopped. Context: its CQ's handler: no answer of the
+ * queue is taken meanwhile, so the post may be made under hold_lock.
+ */
+void rdmablk_iqueue_acked(struct rdmablk_iqueue *queue, unsigned int cmds)
+{
+	/* Fully ordered: pairs with the holder's llist_add() then read. */
+	if (atomic_sub_return(cmds, &queue->unacked) ||
+	    llist_empty(&queue->held))
+		return;
+	spin_lock_bh(&queue->hold_lock);
+	if (test_bit(RDMABLK_IQ_LIVE, &queue->flags))
+		rdmablk_iqueue_post_held(queue);
+	spin_unlock_bh(&queue->hold_lock);
+}
+
+/*
+ * May the batch @queue is about to post wait for the SENDs in flight?
+ * Under post_lock.
+ */
+static bool rdmablk_iqueue_may_hold(struct rdmablk_iqueue *queue)
+{
+	lockdep_assert_held(&queue->post_lock);
+	return READ_ONCE(rdmablk_cmd_cork) && READ_ONCE(rdmablk_batch_submit) &&
+	       !queue->polled &&
+	       !queue->batch_pinned &&
+	       (queue->params.flags & RDMABLK_CONN_CMD_BATCH) &&
+	       atomic_read(&queue->unacked);
+}
+
+/*
+ * Leave the batch @head in @queue's held list, for the completion that
+ * brings unacked to 0; post it now if that came meanwhile.
+ */
+static void rdmablk_iqueue_hold(struct rdmablk_iqueue *queue,
+				struct rdmablk_ireq *head)
+{
+	struct rdmablk_ireq *req, *next;
+	unsigned int n = 0;
+
+	for (req = head; req; req = next, n++) {
+		next = req->batch_next;
+		llist_add(&req->hold_node, &queue->held);
+	}
+	atomic64_add(n, &queue->stats.held);
+	/*
+	 * llist_add() is fully ordered, as is the completions' decrement:
+	 * either this sees unacked at 0, or that completion sees the list.
+	 */
+	if (!atomic_read(&queue->unacked))
+		rdmablk_iqueue_post_held(queue);
 }
 
 static u8 rdmablk_rq_opcode(struct request *rq)
@@ -523,13 +656,22 @@ blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 	else
 		queue->batch_head = req;
 	queue->batch_tail = req;
+	if (req->cmd->flags & RDMABLK_CMD_INLINE)
+		queue->batch_pinned = true;
 	if (more && READ_ONCE(rdmablk_batch_submit)) {
 		spin_unlock(&queue->post_lock);
 		return BLK_STS_OK;
 	}
+	if (rdmablk_iqueue_may_hold(queue)) {
+		head = __rdmablk_iqueue_take_batch(queue);
+		spin_unlock(&queue->post_lock);
+		rdmablk_iqueue_hold(queue, head);
+		return BLK_STS_OK;
+	}
 	head = __rdmablk_iqueue_take_batch(queue);
 	spin_unlock(&queue->post_lock);
-	ret = rdmablk_iqueue_post_batch(queue, head, &unposted);
+	ret = rdmablk_iqueue_post_batch(queue, rdmablk_iqueue_with_held(queue, head),
+					&unposted);
 	if (likely(!ret))
 		return BLK_STS_OK;
 	if (unposted != req) {
