@@ -342,7 +342,9 @@ static bool rdmablk_iqueue_answer(struct rdmablk_iqueue *queue,
  *
  * An answer that came while the command was being posted is acted on
  * now, as if it had come after.
- * Context: process, the poster's.
+ * Context: the poster's: process, or the queue's CQ handler posting
+ * commands held for a SEND's completion (none of the queue's answers is
+ * handled meanwhile there, so none is EARLY).
  */
 void rdmablk_ireq_posted(struct rdmablk_iqueue *queue, struct request *rq)
 {

@@ -31,9 +31,9 @@
  * timer: at queue depth 1 nothing is in flight when a command comes and
  * it goes at once; under load commands gather while the transport works,
  * as TCP's autocorking gathers writes behind a busy device. On a reliable
- * connection a SEND completes when the peer acknowledged it, so at most
- * one SEND of commands is on the wire at a time and each costs its packet
- * and an acknowledgment for all the commands it carries. A request in the
+ * connection a SEND completes when the peer acknowledged it, so under
+ * load the commands that come during one SEND's round trip share the
+ * next SEND, its packet and its acknowledgment. A request in the
  * held list is started and POSTING like one in a batch; a command with
  * inline payload takes what is held with it; rdmablk_iqueue_stop() drops
  * the held list with the batch.
