@@ -31,11 +31,13 @@ struct rdmablk_ipath;
  * ib_post_send() returned) is kept: EARLY, what it said in @early_*, and
  * the poster acts on it once the post returned (rdmablk_ireq_posted()).
  * ARMED: posted; the first answer naming its generation takes it back to
- * IDLE. Every change is one atomic step, and no lock is held across the
- * post: a post under a lock that disables bottom halves ended in running
- * the softirqs it raised (soft-RoCE's whole send path, completions) in the
- * submitter, which serialised the queue: 4 KiB reads at queue depth 32
- * completed no faster than at depth 1 (performance.md). Answers of one
+ * IDLE. Every change is one atomic step, and no lock is held across a
+ * submitter's post (a SEND's completion posts the commands held for it
+ * under hold_lock, in softirq already): a post under a lock that disables
+ * bottom halves ended in running the softirqs it raised (soft-RoCE's
+ * whole send path, completions) in the submitter, which serialised the
+ * queue: 4 KiB reads at queue depth 32 completed no faster than at
+ * depth 1 (performance.md). Answers of one
  * queue are handled one at a time (its CQ's poller, or under @poll_lock),
  * so only the poster races with an answer. An answer that names another
  * generation (made up, or meant for an earlier sending of the tag), or
@@ -173,7 +175,8 @@ struct rdmablk_iqueue_stats {
  *	held across a post (see RDMABLK_ARM_*), only taken in process context
  * @hold_lock: taken by a SEND's completion around posting what was @held
  *	for it, and by rdmablk_iqueue_stop() to wait for such a post to end:
- *	none posts once the queue is no longer live
+ *	no completion posts once the queue is no longer live (a submitter's
+ *	post is kept out by quiescing the request queue before the stop)
  * @stale_mrs: registrations taken from the pool that may still be valid
  *	(their request ended without an invalidation): never returned to the
  *	pool, deregistered when the queue is freed
@@ -187,9 +190,9 @@ struct rdmablk_iqueue_stats {
  *	(cmd_cork, see isubmit.c), linked by &struct rdmablk_ireq.hold_node,
  *	the newest first; taken whole (llist_del_all()) by whoever posts them
  * @unacked: commands in SENDs posted and not completed yet: raised before
- *	each post, lowered by the SENDs' successful completions. One that
- *	failed is not counted off: the queue is lost, and connecting sets
- *	it to 0
+ *	each post, lowered by the SENDs' successful completions and for the
+ *	commands a post refused. A SEND that failed is not counted off: the
+ *	queue is lost, and connecting sets it to 0
  * @cmd_buf: every command the queue sends, in one buffer mapped for the
  *	RDMA device once per connection: first @msg_first commands, one
  *	per credit asked for, indexed by tag (where each request's command

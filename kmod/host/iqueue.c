@@ -82,8 +82,12 @@ static void rdmablk_ireq_put(struct request *rq)
 
 /*
  * A SEND of commands completed: it carried @req's command, and those of
- * the requests linked from it by msg_next. A failed one leaves them to
- * recovery, which ends every request in flight once the queue is drained.
+ * the requests linked from it by msg_next. They are counted off the
+ * queue's unacked before any is put, so that a request the put completes
+ * (its answer came first) finds the next one's command free to go; the
+ * last SEND in flight posts what was held for it (cmd_cork). A failed
+ * one leaves them to recovery, which ends every request in flight once
+ * the queue is drained.
  */
 void rdmablk_ireq_send_done(struct ib_cq *cq, struct ib_wc *wc)
 {
@@ -103,14 +107,15 @@ void rdmablk_ireq_send_done(struct ib_cq *cq, struct ib_wc *wc)
 		rdmablk_iqueue_lost(req->queue, "send failed");
 		return;
 	}
+	for (next = req; next; next = next->msg_next)
+		cmds++;
+	rdmablk_iqueue_acked(queue, cmds);
 	/* Read before the put: the request may be reused right after it. */
 	do {
 		next = req->msg_next;
 		rdmablk_ireq_put(blk_mq_rq_from_pdu(req));
 		req = next;
-		cmds++;
 	} while (req);
-	rdmablk_iqueue_acked(queue, cmds);
 }
 
 void rdmablk_ireq_inv_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -344,7 +349,8 @@ static bool rdmablk_iqueue_answer(struct rdmablk_iqueue *queue,
  * now, as if it had come after.
  * Context: the poster's: process, or the queue's CQ handler posting
  * commands held for a SEND's completion (none of the queue's answers is
- * handled meanwhile there, so none is EARLY).
+ * handled meanwhile there, so only an answer the target made up could be
+ * EARLY there; it is handled the same).
  */
 void rdmablk_ireq_posted(struct rdmablk_iqueue *queue, struct request *rq)
 {

@@ -583,8 +583,21 @@ void rdmablk_ipath_err_work(struct work_struct *work)
 
 	mutex_lock(&path->recovery_lock);
 	if (rdmablk_idev_state(idev) == RDMABLK_DEV_DELETING) {
-		/* Detach waits for in-flight I/O: fail it instead. */
+		struct request_queue *q = NULL;
+
+		/*
+		 * Detach waits for in-flight I/O: fail it instead. Quiesced
+		 * for the while, as in rdmablk_ipath_teardown(): a dispatch
+		 * that passed the state check before DELETING posts before
+		 * the queues stop, not on a drained one.
+		 */
+		if (idev->disk && !blk_queue_dying(idev->disk->queue)) {
+			q = idev->disk->queue;
+			blk_mq_quiesce_queue(q);
+		}
 		rdmablk_ipath_stop_queues(path, false);
+		if (q)
+			blk_mq_unquiesce_queue(q);
 		goto out_unlock;
 	}
 	if (rdmablk_ipath_state(path) != RDMABLK_DEV_RECONNECTING)

@@ -19,8 +19,9 @@
  * under the queue's post_lock, which the post itself is not: blk-mq
  * ends every dispatch that queued with more to come with a last request
  * or commit_rqs, before a quiesce returns, so recovery, which quiesces
- * first, never finds one (rdmablk_iqueue_stop() drops a batch all the
- * same: its requests are in flight and requeued like the others).
+ * first (detach's err_work too), never finds one (rdmablk_iqueue_stop()
+ * drops a batch all the same: its requests are in flight and requeued
+ * like the others).
  *
  * Corking (cmd_cork, on interrupt-driven queues of connections that batch
  * commands): a command without inline payload that blk-mq hands over last
@@ -290,10 +291,12 @@ static bool rdmablk_post_runs_inline(struct rdmablk_iqueue *queue,
 }
 
 /*
- * Post the batch @head with one ib_post_send(), no lock held, then arm
- * what it posted. Return: 0, or the post's error with *@unposted the
- * first request whose command it did not post (it and those after it go
- * back to IDLE; one whose registration went out is marked so).
+ * Post the batch @head with one ib_post_send(), then arm what it posted;
+ * no lock held, but hold_lock when a SEND's completion posts what was
+ * held (rdmablk_iqueue_acked()). Return: 0, or the post's error with
+ * *@unposted the first request whose command it did not post (it and
+ * those after it go back to IDLE and are counted off unacked; one whose
+ * registration went out is marked so).
  */
 static int rdmablk_iqueue_post_batch(struct rdmablk_iqueue *queue,
 				     struct rdmablk_ireq *head,
@@ -301,6 +304,7 @@ static int rdmablk_iqueue_post_batch(struct rdmablk_iqueue *queue,
 {
 	const struct ib_send_wr *bad_wr = NULL;
 	struct rdmablk_ireq *req, *next;
+	unsigned int unsent = 0;
 	struct ib_send_wr *first;
 	bool inline_bh;
 	int ret;
@@ -332,6 +336,7 @@ static int rdmablk_iqueue_post_batch(struct rdmablk_iqueue *queue,
 		}
 		if (!*unposted)
 			*unposted = req;
+		unsent++;
 		/* No completion gives its batch buffer back. */
 		if (req->msg_slot >= 0)
 			clear_bit_unlock(req->msg_slot, &queue->msg_busy);
@@ -339,6 +344,14 @@ static int rdmablk_iqueue_post_batch(struct rdmablk_iqueue *queue,
 		    RDMABLK_ARM_EARLY)
 			rdmablk_ipath_conn_lost(queue->path, "answer for a command not sent");
 	}
+	/*
+	 * Never completed, so never counted off: a post refused for want of
+	 * room (the request is retried, the connection stays) would leave
+	 * unacked above 0 for good and every command after it held. What is
+	 * held then goes with the next command the queue is given.
+	 */
+	if (unlikely(unsent))
+		atomic_sub(unsent, &queue->unacked);
 	return ret;
 }
 
@@ -352,11 +365,14 @@ static int rdmablk_iqueue_post_batch(struct rdmablk_iqueue *queue,
  */
 void rdmablk_iqueue_commit(struct rdmablk_iqueue *queue)
 {
+	struct rdmablk_ireq *head = rdmablk_iqueue_take_batch(queue);
 	struct rdmablk_ireq *unposted;
 	int ret;
 
-	ret = rdmablk_iqueue_post_batch(queue, rdmablk_iqueue_take_batch(queue),
-					&unposted);
+	/* What was held goes too, rather than wait behind this post. */
+	if (head)
+		head = rdmablk_iqueue_with_held(queue, head);
+	ret = rdmablk_iqueue_post_batch(queue, head, &unposted);
 	if (ret) {
 		iq_err(queue, "cannot send a batch of commands: %d\n", ret);
 		rdmablk_ipath_conn_lost(queue->path, "cannot post a command");
@@ -394,7 +410,8 @@ static void rdmablk_iqueue_post_held(struct rdmablk_iqueue *queue)
  *
  * The last in flight posts what was held for it (cmd_cork), unless the
  * queue is being stopped. Context: its CQ's handler: no answer of the
- * queue is taken meanwhile, so the post may be made under hold_lock.
+ * queue is taken meanwhile, so the post may be made under hold_lock (a
+ * poll queue's handler runs in process context, but never holds any).
  */
 void rdmablk_iqueue_acked(struct rdmablk_iqueue *queue, unsigned int cmds)
 {
