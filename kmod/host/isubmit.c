@@ -87,36 +87,24 @@ static struct rdmablk_ireq *rdmablk_iqueue_take_batch(struct rdmablk_iqueue *que
 
 /*
  * Take what waits in @queue's held list, the oldest first, linked by
- * batch_next: a batch to post. Any context; the list may be added to
+ * batch_next and followed by @batch (NULL or a batch taken from the
+ * queue, newer): a batch to post. Any context; the list may be added to
  * meanwhile (what comes after is for the next taker).
  */
-static struct rdmablk_ireq *rdmablk_iqueue_take_held(struct rdmablk_iqueue *queue)
+static struct rdmablk_ireq *rdmablk_iqueue_take_held(struct rdmablk_iqueue *queue,
+						     struct rdmablk_ireq *batch)
 {
-	struct llist_node *node = llist_reverse_order(llist_del_all(&queue->held));
+	struct llist_node *node;
 	struct rdmablk_ireq *head = NULL, **link = &head, *req;
 
+	if (likely(llist_empty(&queue->held)))
+		return batch;
+	node = llist_reverse_order(llist_del_all(&queue->held));
 	llist_for_each_entry(req, node, hold_node) {
 		*link = req;
 		link = &req->batch_next;
 	}
-	*link = NULL;
-	return head;
-}
-
-/* Put @batch in front of what is held: the older commands go first. */
-static struct rdmablk_ireq *rdmablk_iqueue_with_held(struct rdmablk_iqueue *queue,
-						     struct rdmablk_ireq *batch)
-{
-	struct rdmablk_ireq *head, *req;
-
-	if (likely(llist_empty(&queue->held)))
-		return batch;
-	head = rdmablk_iqueue_take_held(queue);
-	if (!head)
-		return batch;
-	for (req = head; req->batch_next; req = req->batch_next)
-		;
-	req->batch_next = batch;
+	*link = batch;
 	return head;
 }
 
@@ -371,7 +359,7 @@ void rdmablk_iqueue_commit(struct rdmablk_iqueue *queue)
 
 	/* What was held goes too, rather than wait behind this post. */
 	if (head)
-		head = rdmablk_iqueue_with_held(queue, head);
+		head = rdmablk_iqueue_take_held(queue, head);
 	ret = rdmablk_iqueue_post_batch(queue, head, &unposted);
 	if (ret) {
 		iq_err(queue, "cannot send a batch of commands: %d\n", ret);
@@ -388,7 +376,7 @@ void rdmablk_iqueue_commit(struct rdmablk_iqueue *queue)
 void rdmablk_iqueue_drop_batch(struct rdmablk_iqueue *queue)
 {
 	rdmablk_iqueue_take_batch(queue);
-	rdmablk_iqueue_take_held(queue);
+	rdmablk_iqueue_take_held(queue, NULL);
 }
 
 /* Post what waits in @queue's held list; a failure loses the connection. */
@@ -396,7 +384,7 @@ static void rdmablk_iqueue_post_held(struct rdmablk_iqueue *queue)
 {
 	struct rdmablk_ireq *unposted;
 
-	if (rdmablk_iqueue_post_batch(queue, rdmablk_iqueue_take_held(queue),
+	if (rdmablk_iqueue_post_batch(queue, rdmablk_iqueue_take_held(queue, NULL),
 				      &unposted)) {
 		iq_err(queue, "cannot send the commands held for a SEND's completion\n");
 		rdmablk_ipath_conn_lost(queue->path, "cannot post a command");
@@ -687,7 +675,7 @@ blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 	}
 	head = __rdmablk_iqueue_take_batch(queue);
 	spin_unlock(&queue->post_lock);
-	ret = rdmablk_iqueue_post_batch(queue, rdmablk_iqueue_with_held(queue, head),
+	ret = rdmablk_iqueue_post_batch(queue, rdmablk_iqueue_take_held(queue, head),
 					&unposted);
 	if (likely(!ret))
 		return BLK_STS_OK;
