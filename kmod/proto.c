@@ -18,7 +18,14 @@ void rdmablk_proto_build_checks(void)
 {
 	/* The commands of a batch after the first land in the payload page. */
 	BUILD_BUG_ON((RDMABLK_CMD_BATCH_MAX - 1) * sizeof(struct rdmablk_cmd) >
-		     RDMABLK_INLINE_MAX);
+		     RDMABLK_PUSH_INLINE_MAX);
+	/* So do OPEN's, DISC_*'s and AUTH_*'s payloads, however small. */
+	BUILD_BUG_ON(sizeof(struct rdmablk_open_req) > RDMABLK_PUSH_INLINE_MAX);
+	BUILD_BUG_ON(sizeof(struct rdmablk_disc_req) > RDMABLK_PUSH_INLINE_MAX);
+	BUILD_BUG_ON(sizeof(struct rdmablk_auth_chal_req) >
+		     RDMABLK_PUSH_INLINE_MAX);
+	BUILD_BUG_ON(sizeof(struct rdmablk_auth_reply_req) >
+		     RDMABLK_PUSH_INLINE_MAX);
 	BUILD_BUG_ON(sizeof(struct rdmablk_conn_req) != 32);
 	BUILD_BUG_ON(sizeof(struct rdmablk_conn_rep) != 32);
 	BUILD_BUG_ON(sizeof(struct rdmablk_conn_rej) != 8);
@@ -351,7 +358,8 @@ static enum rdmablk_status rdmablk_cmd_check_range(const struct rdmablk_cmd_info
  *
  * Checks opcode, flags, length against the negotiated maximum, alignment to
  * the logical block size, the range against the export's size, and writes
- * against a read-only export. OPEN is not checked here.
+ * against a read-only export; a pushed WRITE's shape (its slot is the
+ * connection's to check). OPEN is not checked here.
  *
  * Return: RDMABLK_S_OK or the status to answer with.
  */
@@ -380,6 +388,10 @@ enum rdmablk_status rdmablk_cmd_check(const struct rdmablk_cmd_info *c,
 		if (c->length > e->max_io_size)
 			return RDMABLK_S_INVALID;
 		if (inl && (c->length != inline_len || c->length > e->inline_max))
+			return RDMABLK_S_INVALID;
+		if ((c->flags & RDMABLK_CMD_PUSHED) &&
+		    (c->opcode != RDMABLK_OP_WRITE || inl || c->rkey ||
+		     c->length > RDMABLK_PUSH_SLOT_SIZE))
 			return RDMABLK_S_INVALID;
 		if (c->opcode == RDMABLK_OP_WRITE && ro)
 			return RDMABLK_S_READ_ONLY;
@@ -417,6 +429,9 @@ void rdmablk_open_rsp_encode(struct rdmablk_open_rsp *rsp,
 	rsp->flags = cpu_to_le32(info->flags);
 	rsp->max_discard_sectors = cpu_to_le32(info->max_discard_sectors);
 	rsp->discard_granularity = cpu_to_le32(info->discard_granularity);
+	rsp->push_rkey = cpu_to_le32(info->push_rkey);
+	rsp->push_addr = cpu_to_le64(info->push_addr);
+	rsp->push_slots = cpu_to_le16(info->push_slots);
 }
 
 /**
@@ -437,6 +452,9 @@ int rdmablk_open_rsp_decode(const struct rdmablk_open_rsp *rsp,
 	info->flags = le32_to_cpu(rsp->flags);
 	info->max_discard_sectors = le32_to_cpu(rsp->max_discard_sectors);
 	info->discard_granularity = le32_to_cpu(rsp->discard_granularity);
+	info->push_rkey = le32_to_cpu(rsp->push_rkey);
+	info->push_addr = le64_to_cpu(rsp->push_addr);
+	info->push_slots = le16_to_cpu(rsp->push_slots);
 
 	if (!is_power_of_2(info->logical_block_size) ||
 	    info->logical_block_size < 512 || info->logical_block_size > 4096 ||
@@ -446,6 +464,11 @@ int rdmablk_open_rsp_decode(const struct rdmablk_open_rsp *rsp,
 		return -EPROTO;
 	if (info->discard_granularity &&
 	    !is_power_of_2(info->discard_granularity))
+		return -EPROTO;
+	/* The area's last byte must be addressable. */
+	if (info->push_slots &&
+	    info->push_addr > U64_MAX - (u64)info->push_slots *
+				      RDMABLK_PUSH_SLOT_SIZE)
 		return -EPROTO;
 	return 0;
 }

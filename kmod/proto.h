@@ -87,6 +87,9 @@ struct rdmablk_export_params {
  * @flags: RDMABLK_EXP_*
  * @max_discard_sectors: 512-byte sectors
  * @discard_granularity: bytes
+ * @push_addr: address of the push area's first slot
+ * @push_rkey: its remote key
+ * @push_slots: slots of RDMABLK_PUSH_SLOT_SIZE bytes; 0: no push area
  */
 struct rdmablk_open_info {
 	u8 uuid[RDMABLK_UUID_SIZE];
@@ -96,6 +99,9 @@ struct rdmablk_open_info {
 	u32 flags;
 	u32 max_discard_sectors;
 	u32 discard_granularity;
+	u64 push_addr;
+	u32 push_rkey;
+	u16 push_slots;
 };
 
 /**

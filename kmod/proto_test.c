@@ -449,6 +449,23 @@ static const struct cmd_case cmd_cases[] = {
 	{ "read read-only", { .opcode = R, .length = 512 }, &exp_ro, 0, RDMABLK_S_OK },
 	{ "write nounmap", { .opcode = W, .flags = RDMABLK_CMD_NOUNMAP, .length = 4096 },
 	  &exp_rw, 0, RDMABLK_S_INVALID },
+	{ "write pushed", { .opcode = W, .flags = RDMABLK_CMD_PUSHED | RDMABLK_CMD_FUA,
+	  .length = 4096, .addr = 31 }, &exp_rw, 0, RDMABLK_S_OK },
+	{ "write pushed over a slot", { .opcode = W, .flags = RDMABLK_CMD_PUSHED,
+	  .length = 8192 }, &exp_rw, 0, RDMABLK_S_INVALID },
+	{ "write pushed and inline", { .opcode = W,
+	  .flags = RDMABLK_CMD_PUSHED | RDMABLK_CMD_INLINE, .length = 4096 },
+	  &exp_rw, 4096, RDMABLK_S_INVALID },
+	{ "write pushed with payload", { .opcode = W, .flags = RDMABLK_CMD_PUSHED,
+	  .length = 4096 }, &exp_rw, 4096, RDMABLK_S_INVALID },
+	{ "write pushed with rkey", { .opcode = W, .flags = RDMABLK_CMD_PUSHED,
+	  .length = 4096, .rkey = 5 }, &exp_rw, 0, RDMABLK_S_INVALID },
+	{ "write pushed read-only", { .opcode = W, .flags = RDMABLK_CMD_PUSHED,
+	  .length = 4096 }, &exp_ro, 0, RDMABLK_S_READ_ONLY },
+	{ "read pushed", { .opcode = R, .flags = RDMABLK_CMD_PUSHED, .length = 4096 },
+	  &exp_rw, 0, RDMABLK_S_INVALID },
+	{ "flush pushed", { .opcode = RDMABLK_OP_FLUSH, .flags = RDMABLK_CMD_PUSHED },
+	  &exp_rw, 0, RDMABLK_S_INVALID },
 	{ "flush", { .opcode = RDMABLK_OP_FLUSH }, &exp_rw, 0, RDMABLK_S_OK },
 	{ "flush with length", { .opcode = RDMABLK_OP_FLUSH, .length = 4096 }, &exp_rw,
 	  0, RDMABLK_S_INVALID },
@@ -498,12 +515,37 @@ static void rdmablk_open_rsp_checks(struct kunit *test)
 		.size = 512ULL << 20, .logical_block_size = 512,
 		.physical_block_size = 4096, .flags = RDMABLK_EXP_FLUSH,
 		.max_discard_sectors = 1 << 20, .discard_granularity = 4096,
+		.push_addr = 0xffff888100000000ULL, .push_rkey = 0x1234,
+		.push_slots = 32,
 	}, out, bad;
 	struct rdmablk_open_rsp wire;
 
 	rdmablk_open_rsp_encode(&wire, &in);
 	KUNIT_ASSERT_EQ(test, rdmablk_open_rsp_decode(&wire, &out), 0);
-	KUNIT_EXPECT_EQ(test, memcmp(&in, &out, sizeof(in)), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(in.uuid, out.uuid, sizeof(in.uuid)), 0);
+	KUNIT_EXPECT_EQ(test, out.size, in.size);
+	KUNIT_EXPECT_EQ(test, out.logical_block_size, in.logical_block_size);
+	KUNIT_EXPECT_EQ(test, out.physical_block_size, in.physical_block_size);
+	KUNIT_EXPECT_EQ(test, out.flags, in.flags);
+	KUNIT_EXPECT_EQ(test, out.max_discard_sectors, in.max_discard_sectors);
+	KUNIT_EXPECT_EQ(test, out.discard_granularity, in.discard_granularity);
+	KUNIT_EXPECT_EQ(test, out.push_addr, in.push_addr);
+	KUNIT_EXPECT_EQ(test, out.push_rkey, in.push_rkey);
+	KUNIT_EXPECT_EQ(test, out.push_slots, in.push_slots);
+
+	/* A push area must not run past the end of the address space. */
+	bad = in;
+	bad.push_addr = U64_MAX - 32 * RDMABLK_PUSH_SLOT_SIZE + 1;
+	rdmablk_open_rsp_encode(&wire, &bad);
+	KUNIT_EXPECT_EQ(test, rdmablk_open_rsp_decode(&wire, &out), -EPROTO);
+	bad.push_addr = U64_MAX - 32 * RDMABLK_PUSH_SLOT_SIZE;
+	rdmablk_open_rsp_encode(&wire, &bad);
+	KUNIT_EXPECT_EQ(test, rdmablk_open_rsp_decode(&wire, &out), 0);
+	/* Without slots the address means nothing. */
+	bad.push_addr = U64_MAX;
+	bad.push_slots = 0;
+	rdmablk_open_rsp_encode(&wire, &bad);
+	KUNIT_EXPECT_EQ(test, rdmablk_open_rsp_decode(&wire, &out), 0);
 
 	bad = in;
 	bad.logical_block_size = 1000;
@@ -774,7 +816,10 @@ static const u8 open_rsp_bytes[64] = {
 	0x26, 0x00, 0x00, 0x00,		/* flags FLUSH | FUA | ROTATIONAL */
 	0x04, 0x03, 0x02, 0x01,		/* max_discard_sectors 0x01020304 */
 	0x00, 0x00, 0x01, 0x00,		/* discard_granularity 64 KiB */
-	[44 ... 63] = 0x00,		/* reserved */
+	0x24, 0x23, 0x22, 0x21,		/* push_rkey 0x21222324 */
+	0x2c, 0x2b, 0x2a, 0x29, 0x28, 0x27, 0x26, 0x25,	/* push_addr */
+	0x20, 0x00,			/* push_slots 32 */
+	[58 ... 63] = 0x00,		/* reserved */
 };
 
 static void rdmablk_open_rsp_vector(struct kunit *test)
@@ -786,6 +831,8 @@ static void rdmablk_open_rsp_vector(struct kunit *test)
 		.physical_block_size = 4096,
 		.flags = RDMABLK_EXP_FLUSH | RDMABLK_EXP_FUA | RDMABLK_EXP_ROTATIONAL,
 		.max_discard_sectors = 0x01020304, .discard_granularity = 0x10000,
+		.push_rkey = 0x21222324, .push_addr = 0x25262728292a2b2cULL,
+		.push_slots = 32,
 	};
 	struct rdmablk_open_info out;
 	struct rdmablk_open_rsp wire;
@@ -801,6 +848,9 @@ static void rdmablk_open_rsp_vector(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, out.flags, 0x26U);
 	KUNIT_EXPECT_EQ(test, out.max_discard_sectors, 0x01020304U);
 	KUNIT_EXPECT_EQ(test, out.discard_granularity, 0x10000U);
+	KUNIT_EXPECT_EQ(test, out.push_rkey, 0x21222324U);
+	KUNIT_EXPECT_EQ(test, out.push_addr, 0x25262728292a2b2cULL);
+	KUNIT_EXPECT_EQ(test, out.push_slots, 32);
 }
 
 static const u8 disc_req_bytes[32] = {

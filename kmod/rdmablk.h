@@ -213,6 +213,7 @@ static inline void rdmablk_host_req_wipe(struct rdmablk_host_req *req)
  *	shared one); sysfs only
  * @inline_posts: posts whose softirq work ran in the submitter
  *	(idle_inline); sysfs only
+ * @pushed: writes whose payload went ahead by RDMA WRITE (write_push)
  * @held: commands that waited for earlier SENDs' completion (cmd_cork);
  *	sysfs only
  */
@@ -229,6 +230,7 @@ struct rdmablk_queue_info {
 	u64 sends;
 	u64 inline_posts;
 	u64 held;
+	u64 pushed;
 };
 
 #define RDMABLK_ERROR_LEN	96

@@ -60,8 +60,10 @@ enum {
 
 /* Data segments a request carries inline with its SG list. */
 #define RDMABLK_INLINE_SG_CNT	2
-/* Page segments an inline write may have. */
+/* Page segments an inline or pushed write may have. */
 #define RDMABLK_INLINE_SGE	2
+/* Most push slots a queue uses (RDMABLK_CONN_WRITE_PUSH): its credits. */
+#define RDMABLK_IPUSH_SLOTS	256
 /*
  * SENDs carrying a batch of commands (RDMABLK_CONN_CMD_BATCH) a queue has
  * in flight at once: each has a buffer of RDMABLK_CMD_BATCH_MAX commands,
@@ -111,6 +113,8 @@ struct rdmablk_irecv {
  *	poll queue whose softirq work ran in the submitter (idle_inline)
  * @held: commands that waited for the completion of the SENDs before them
  *	and went with those that came meanwhile (cmd_cork)
+ * @pushed: writes whose payload went ahead of the command by RDMA WRITE
+ *	into a push slot of the target (write_push)
  *
  * Lock-free: each counter is updated atomically on its own, so a reader
  * may see two of them from slightly different moments. Rates over an
@@ -128,6 +132,7 @@ struct rdmablk_iqueue_stats {
 	atomic64_t sends;
 	atomic64_t inline_posts;
 	atomic64_t held;
+	atomic64_t pushed;
 };
 
 /**
@@ -165,7 +170,16 @@ struct rdmablk_iqueue_stats {
  * @ctl_status: the response's enum rdmablk_status
  * @ctl_rsp_len: bytes in @ctl_rsp
  * @ctl_rsp: what followed the response, untrusted
- * @open_info: what OPEN said about the export
+ * @open_info: what OPEN said about the export, the push area included
+ *	(RDMABLK_CONN_WRITE_PUSH); its slots are used from OPEN's answer on
+ * @push_slots: slots of the push area in use, 0 before OPEN answered and
+ *	without one; at most RDMABLK_IPUSH_SLOTS
+ * @push_busy: bit N set while a request's payload is in slot N: taken by
+ *	its submitter (test_and_set_bit_lock()), given back when the request
+ *	ends (rdmablk_ireq_unmap()), after the target answered (or the
+ *	connection was lost). Kept across reconnects: a bit set for a
+ *	request of a lost connection is given back by that request, and a
+ *	new connection's slots are the same numbers in a new area
  * @recvs: @nr_recvs receive buffers
  * @nr_recvs: count
  * @max_pages: pages one fast registration maps
@@ -237,6 +251,8 @@ struct rdmablk_iqueue {
 	u32 ctl_rsp_len;
 	u8 ctl_rsp[RDMABLK_RSP_BUF_SIZE - sizeof(struct rdmablk_rsp)];
 	struct rdmablk_open_info open_info;
+	u16 push_slots;
+	DECLARE_BITMAP(push_busy, RDMABLK_IPUSH_SLOTS);
 
 	struct rdmablk_irecv *recvs;
 	unsigned int nr_recvs;
@@ -290,11 +306,13 @@ struct rdmablk_iqueue {
  * @retries: times it was put back, at most RDMABLK_MAX_RETRIES
  * @start_ns: when the request began, for its latency: blk-mq's time stamp
  *	(taken with iostats on or an I/O scheduler), else its first dispatch
- * @sge: command, then inline payload; or the buffer of a batch of
- *	commands in its first request's SEND
+ * @sge: command, then inline or pushed payload; or the buffer of a batch
+ *	of commands in its first request's SEND
  * @send_cqe: completion of the SEND
  * @inv_cqe: completion of a local invalidation
  * @reg_wr: fast registration
+ * @push_wr: the RDMA WRITE of a pushed payload into push slot @push_slot
+ * @push_slot: the push slot the request's payload is in, or -1
  * @send_wr: the command SEND
  * @batch_next: the next request in its queue's batch, under post_lock,
  *	then the poster's
@@ -334,6 +352,8 @@ struct rdmablk_ireq {
 	struct ib_cqe send_cqe;
 	struct ib_cqe inv_cqe;
 	struct ib_reg_wr reg_wr;
+	struct ib_rdma_wr push_wr;
+	s16 push_slot;
 	struct ib_send_wr send_wr;
 	struct rdmablk_ireq *batch_next;
 	struct llist_node hold_node;
@@ -443,7 +463,6 @@ enum {
  * @nr_poll_queues: of those, polled ones (HCTX_TYPE_POLL): the last ones
  * @queue_depth: credits per queue
  * @max_io_size: bytes, negotiated
- * @inline_max: bytes, negotiated
  * @paths: its paths, in slots (a removed path leaves a hole); changed
  *	under @paths_lock and @state_lock, published with RCU for the
  *	dispatcher (rdmablk_idev_select_path())
@@ -486,7 +505,6 @@ struct rdmablk_idev {
 	u32 nr_poll_queues;
 	u32 queue_depth;
 	u32 max_io_size;
-	u32 inline_max;
 	struct rdmablk_ipath __rcu *paths[RDMABLK_MAX_PATHS];
 	u32 next_path_id;
 	u32 policy;

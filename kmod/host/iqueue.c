@@ -39,6 +39,11 @@
 #include "initiator.h"
 #include "../trace.h"
 
+static bool rdmablk_write_push = true;
+module_param_named(write_push, rdmablk_write_push, bool, 0644);
+MODULE_PARM_DESC(write_push,
+		 "Offer to RDMA WRITE the payload of small writes into the target's push slots ahead of their commands, which may then share SENDs, on new connections (default on)");
+
 static bool rdmablk_cmd_batch = true;
 module_param_named(cmd_batch, rdmablk_cmd_batch, bool, 0644);
 MODULE_PARM_DESC(cmd_batch,
@@ -517,6 +522,8 @@ static u32 rdmablk_iqueue_conn_flags(const struct rdmablk_iqueue *queue)
 		flags |= RDMABLK_CONN_CMD_BATCH;
 	if (READ_ONCE(rdmablk_rsp_batch))
 		flags |= RDMABLK_CONN_RSP_BATCH;
+	if (READ_ONCE(rdmablk_write_push))
+		flags |= RDMABLK_CONN_WRITE_PUSH;
 	return flags;
 }
 
@@ -722,6 +729,8 @@ int rdmablk_iqueue_connect(struct rdmablk_iqueue *queue, u16 queue_depth,
 	clear_bit(RDMABLK_IQ_KA_PENDING, &queue->flags);
 	memset(&queue->params, 0, sizeof(queue->params));
 	queue->params.queue_depth = queue_depth;
+	/* No push slot is used before this connection's OPEN names them. */
+	WRITE_ONCE(queue->push_slots, 0);
 	queue->nr_recvs = queue_depth + 1;
 	queue->rej_reason = 0;
 	queue->max_pages = 0;
@@ -1112,7 +1121,18 @@ int rdmablk_iqueue_open(struct rdmablk_iqueue *queue,
 	     rdmablk_open_rsp_decode((const void *)queue->ctl_rsp,
 				     &queue->open_info)))
 		queue->ctl_status = RDMABLK_S_INVALID;
+	/* A push area only where agreed, and no more slots than credits. */
+	if (queue->ctl_status == RDMABLK_S_OK && queue->open_info.push_slots &&
+	    (!(queue->params.flags & RDMABLK_CONN_WRITE_PUSH) ||
+	     queue->open_info.push_slots > queue->params.queue_depth)) {
+		NL_SET_ERR_MSG(extack, "the target named a push area it may not have");
+		return -EPROTO;
+	}
 	ret = rdmablk_status_to_errno(queue->ctl_status);
+	if (!ret)
+		WRITE_ONCE(queue->push_slots,
+			   min_t(u16, queue->open_info.push_slots,
+				 RDMABLK_IPUSH_SLOTS));
 	if (queue->ctl_status == RDMABLK_S_NO_EXPORT)
 		NL_SET_ERR_MSG(extack,
 			       "the target has no export of this name (rdmablkctl export list on the target)");

@@ -771,12 +771,10 @@ static int rdmablk_ipath_connect_queue(struct rdmablk_ipath *path, u32 i,
 		path->want_qd = q->params.queue_depth;
 		idev->max_io_size = min_t(u32, q->params.max_io_size,
 					  (fr_pages - 1) * SZ_4K);
-		idev->inline_max = q->params.inline_max;
 	} else if (q->params.queue_depth - 1 < idev->queue_depth) {
 		NL_SET_ERR_MSG(extack, "the target grants fewer credits than the device uses");
 		return -EPROTO;
-	} else if (q->params.max_io_size < idev->max_io_size ||
-		   q->params.inline_max < idev->inline_max) {
+	} else if (q->params.max_io_size < idev->max_io_size) {
 		/* The disk's limits were set from the first connect. */
 		NL_SET_ERR_MSG(extack, "the target's I/O size limits are below the device's");
 		return -EPROTO;

@@ -64,6 +64,7 @@ void rdmablk_iqueue_stats_read(struct rdmablk_iqueue *queue,
 	qi->sends = atomic64_read(&st->sends);
 	qi->inline_posts = atomic64_read(&st->inline_posts);
 	qi->held = atomic64_read(&st->held);
+	qi->pushed = atomic64_read(&st->pushed);
 }
 
 /* Add @qi's counters to @sum; @sum is live when either is. */
@@ -83,6 +84,7 @@ static void rdmablk_queue_info_add(struct rdmablk_queue_info *sum,
 	sum->sends += qi->sends;
 	sum->inline_posts += qi->inline_posts;
 	sum->held += qi->held;
+	sum->pushed += qi->pushed;
 }
 
 /* When @dwork of a path in @state fires next, in ms from now; 0 if not. */
@@ -435,6 +437,7 @@ RDMABLK_QUEUE_COUNTER(doorbells);
 RDMABLK_QUEUE_COUNTER(sends);
 RDMABLK_QUEUE_COUNTER(inline_posts);
 RDMABLK_QUEUE_COUNTER(held);
+RDMABLK_QUEUE_COUNTER(pushed);
 
 static struct attribute *rdmablk_disk_attrs[] = {
 	&dev_attr_export.attr,
@@ -457,6 +460,7 @@ static struct attribute *rdmablk_disk_attrs[] = {
 	&dev_attr_queue_sends.attr,
 	&dev_attr_queue_inline_posts.attr,
 	&dev_attr_queue_held.attr,
+	&dev_attr_queue_pushed.attr,
 	NULL,
 };
 

@@ -216,6 +216,11 @@ static struct ib_send_wr *rdmablk_iqueue_chain(struct rdmablk_iqueue *queue,
 			*link = &req->reg_wr.wr;
 			link = &req->reg_wr.wr.next;
 		}
+		/* Placed before the SEND carrying its command arrives. */
+		if (req->push_slot >= 0) {
+			*link = &req->push_wr.wr;
+			link = &req->push_wr.wr.next;
+		}
 	}
 	link = rdmablk_msg_close(queue, msg, link);
 	*link = NULL;
@@ -248,7 +253,7 @@ static void rdmablk_iqueue_sort_failed(struct rdmablk_ireq *head,
 		if (wr->opcode == IB_WR_REG_MR)
 			container_of(wr, struct rdmablk_ireq,
 				     reg_wr.wr)->mr_valid = true;
-		else
+		else if (wr->opcode == IB_WR_SEND)
 			container_of(wr, struct rdmablk_ireq,
 				     send_wr)->msg_sent = true;
 	}
@@ -490,6 +495,14 @@ void rdmablk_ireq_unmap(struct request *rq)
 		ib_mr_pool_put(queue->qp, &queue->qp->rdma_mrs, req->mr);
 		req->mr = NULL;
 	}
+	/*
+	 * The target answered, so it is done with the slot; or the
+	 * connection is lost, and the next has an area of its own.
+	 */
+	if (req->push_slot >= 0) {
+		clear_bit_unlock(req->push_slot, queue->push_busy);
+		req->push_slot = -1;
+	}
 	if (req->nents) {
 		ib_dma_unmap_sg(queue->dev, req->sgt.sgl, req->sgt.nents,
 				rq_dma_dir(rq));
@@ -501,7 +514,44 @@ void rdmablk_ireq_unmap(struct request *rq)
 	}
 }
 
-/* Map the data; inline for small writes, else one fast registration. */
+/*
+ * Take a free push slot of @queue for @req's payload, mapped in
+ * @req->sge[1...] already, and make the RDMA WRITE that puts it there,
+ * chained before the command's SEND. Return: false when all are taken.
+ */
+static bool rdmablk_ireq_push(struct rdmablk_iqueue *queue,
+			      struct rdmablk_ireq *req,
+			      struct rdmablk_cmd_info *c)
+{
+	unsigned int slot, n = READ_ONCE(queue->push_slots);
+
+	do {
+		slot = find_first_zero_bit(queue->push_busy, n);
+		if (slot >= n)
+			return false;
+	} while (test_and_set_bit_lock(slot, queue->push_busy));
+
+	req->push_slot = slot;
+	req->push_wr.wr.opcode = IB_WR_RDMA_WRITE;
+	req->push_wr.wr.sg_list = &req->sge[1];
+	req->push_wr.wr.num_sge = req->nents;
+	/* Its SEND's completion says it is done; a failure fails that too. */
+	req->push_wr.wr.send_flags = 0;
+	req->push_wr.wr.wr_cqe = NULL;
+	req->push_wr.remote_addr = queue->open_info.push_addr +
+				   (u64)slot * RDMABLK_PUSH_SLOT_SIZE;
+	req->push_wr.rkey = queue->open_info.push_rkey;
+	c->flags |= RDMABLK_CMD_PUSHED;
+	c->addr = slot;
+	c->rkey = 0;
+	atomic64_inc(&queue->stats.pushed);
+	return true;
+}
+
+/*
+ * Map the data; small writes pushed into a slot of the target's, or
+ * inline, else one fast registration.
+ */
 static int rdmablk_ireq_map_data(struct rdmablk_iqueue *queue,
 				 struct request *rq, struct rdmablk_cmd_info *c)
 {
@@ -522,16 +572,23 @@ static int rdmablk_ireq_map_data(struct rdmablk_iqueue *queue,
 	if (!req->nents)
 		return -EIO;
 
-	if (rq_data_dir(rq) == WRITE && c->length <= queue->idev->inline_max &&
-	    req->nents <= RDMABLK_INLINE_SGE) {
+	if (rq_data_dir(rq) == WRITE && req->nents <= RDMABLK_INLINE_SGE &&
+	    (c->length <= queue->params.inline_max ||
+	     c->length <= RDMABLK_PUSH_SLOT_SIZE)) {
 		for_each_sg(req->sgt.sgl, sg, req->nents, i) {
 			req->sge[1 + i].addr = sg_dma_address(sg);
 			req->sge[1 + i].length = sg_dma_len(sg);
 			req->sge[1 + i].lkey = queue->pd->local_dma_lkey;
 		}
-		req->send_wr.num_sge = 1 + req->nents;
-		c->flags |= RDMABLK_CMD_INLINE;
-		return 0;
+		/* A pushed command may share a SEND; an inline one may not. */
+		if (c->length <= RDMABLK_PUSH_SLOT_SIZE &&
+		    rdmablk_ireq_push(queue, req, c))
+			return 0;
+		if (c->length <= queue->params.inline_max) {
+			req->send_wr.num_sge = 1 + req->nents;
+			c->flags |= RDMABLK_CMD_INLINE;
+			return 0;
+		}
 	}
 
 	req->mr = ib_mr_pool_get(queue->qp, &queue->qp->rdma_mrs);
@@ -574,6 +631,7 @@ void rdmablk_ireq_reset(struct request *rq)
 	req->sgt.sgl = NULL;
 	req->send_wr.num_sge = 1;
 	req->msg_slot = -1;
+	req->push_slot = -1;
 	refcount_set(&req->ref, 2);
 }
 

@@ -105,7 +105,7 @@ static u16 rdmablk_tconn_disc_decode(struct rdmablk_tconn *conn,
 	u16 status;
 
 	conn->disc_used = true;
-	status = rdmablk_disc_req_decode(&req->cmd, page_address(recv->page),
+	status = rdmablk_disc_req_decode(&req->cmd, rdmablk_trecv_data(recv),
 					 inline_len, dreq);
 	if (status != RDMABLK_S_OK)
 		return status;

@@ -411,7 +411,7 @@ u16 rdmablk_tconn_auth(struct rdmablk_tconn *conn, struct rdmablk_treq *req,
 		       struct rdmablk_trecv *recv, u32 inline_len)
 {
 	struct rdmablk_auth_reply_rsp *out = req->rsp + sizeof(struct rdmablk_rsp);
-	const void *data = page_address(recv->page);
+	const void *data = rdmablk_trecv_data(recv);
 	bool proof;
 	u16 status;
 

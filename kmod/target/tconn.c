@@ -127,7 +127,7 @@ u16 rdmablk_tconn_open(struct rdmablk_tconn *conn, struct rdmablk_treq *req,
 	if (conn->exp || inline_len != sizeof(*oreq) ||
 	    !(req->cmd.flags & RDMABLK_CMD_INLINE))
 		return RDMABLK_S_INVALID;
-	oreq = page_address(recv->page);
+	oreq = rdmablk_trecv_data(recv);
 	if (strnlen(oreq->name, sizeof(oreq->name)) == sizeof(oreq->name))
 		return RDMABLK_S_INVALID;
 	strscpy(name, oreq->name, sizeof(name));
@@ -173,6 +173,9 @@ u16 rdmablk_tconn_open(struct rdmablk_tconn *conn, struct rdmablk_treq *req,
 	info.flags = exp->params.flags;
 	info.max_discard_sectors = exp->params.max_discard_sectors;
 	info.discard_granularity = exp->discard_granularity;
+	/* Only writes use the push area. */
+	if (!(exp->params.flags & RDMABLK_EXP_READ_ONLY))
+		rdmablk_tpush_register(conn, &info);
 	rdmablk_open_rsp_encode(wire, &info);
 	return RDMABLK_S_OK;
 }
@@ -181,16 +184,18 @@ static void rdmablk_tconn_free_bufs(struct rdmablk_tconn *conn)
 {
 	unsigned int i;
 
+	rdmablk_tpush_free(conn);
 	for (i = 0; conn->recvs && i < conn->nr_recvs; i++) {
 		struct rdmablk_trecv *recv = &conn->recvs[i];
 
-		if (recv->sge[1].addr)
+		/* A shared payload page is its first receive's. */
+		if (recv->sge[1].addr && !recv->off)
 			ib_dma_unmap_page(conn->dev, recv->sge[1].addr,
 					  PAGE_SIZE, DMA_FROM_DEVICE);
 		if (recv->sge[0].addr)
 			ib_dma_unmap_single(conn->dev, recv->sge[0].addr,
 					    sizeof(*recv->cmd), DMA_FROM_DEVICE);
-		if (recv->page)
+		if (recv->page && !recv->off)
 			__free_page(recv->page);
 		kfree(recv->cmd);
 	}
@@ -209,9 +214,14 @@ static void rdmablk_tconn_free_bufs(struct rdmablk_tconn *conn)
 	conn->reqs = NULL;
 }
 
+/*
+ * Receives and request contexts, and the push area. A receive's payload
+ * (inline data, a batch's commands) is inline_max bytes: a page of its
+ * own at 4 KiB, a share of one at RDMABLK_PUSH_INLINE_MAX.
+ */
 static int rdmablk_tconn_alloc_bufs(struct rdmablk_tconn *conn)
 {
-	unsigned int i;
+	unsigned int i, payload = conn->params.inline_max;
 
 	conn->recvs = kcalloc(conn->nr_recvs, sizeof(*conn->recvs), GFP_KERNEL);
 	conn->reqs = kcalloc(conn->nr_reqs, sizeof(*conn->reqs), GFP_KERNEL);
@@ -225,8 +235,7 @@ static int rdmablk_tconn_alloc_bufs(struct rdmablk_tconn *conn)
 		recv->conn = conn;
 		recv->cqe.done = rdmablk_tconn_recv_done;
 		recv->cmd = kmalloc(sizeof(*recv->cmd), GFP_KERNEL);
-		recv->page = alloc_page(GFP_KERNEL);
-		if (!recv->cmd || !recv->page)
+		if (!recv->cmd)
 			goto out_free;
 		dma = ib_dma_map_single(conn->dev, recv->cmd, sizeof(*recv->cmd),
 					DMA_FROM_DEVICE);
@@ -235,12 +244,21 @@ static int rdmablk_tconn_alloc_bufs(struct rdmablk_tconn *conn)
 		recv->sge[0].addr = dma;
 		recv->sge[0].length = sizeof(*recv->cmd);
 		recv->sge[0].lkey = conn->pd->local_dma_lkey;
-		dma = ib_dma_map_page(conn->dev, recv->page, 0, PAGE_SIZE,
-				      DMA_FROM_DEVICE);
-		if (ib_dma_mapping_error(conn->dev, dma))
-			goto out_free;
+		recv->off = (i % (PAGE_SIZE / payload)) * payload;
+		if (recv->off) {
+			recv->page = recv[-1].page;
+			dma = recv[-1].sge[1].addr + payload;
+		} else {
+			recv->page = alloc_page(GFP_KERNEL);
+			if (!recv->page)
+				goto out_free;
+			dma = ib_dma_map_page(conn->dev, recv->page, 0,
+					      PAGE_SIZE, DMA_FROM_DEVICE);
+			if (ib_dma_mapping_error(conn->dev, dma))
+				goto out_free;
+		}
 		recv->sge[1].addr = dma;
-		recv->sge[1].length = RDMABLK_INLINE_MAX;
+		recv->sge[1].length = payload;
 		recv->sge[1].lkey = conn->pd->local_dma_lkey;
 		recv->wr.wr_cqe = &recv->cqe;
 		recv->wr.sg_list = recv->sge;
@@ -269,9 +287,13 @@ static int rdmablk_tconn_alloc_bufs(struct rdmablk_tconn *conn)
 		req->rsp_wr.num_sge = 1;
 		req->rsp_wr.send_flags = IB_SEND_SIGNALED;
 		INIT_LIST_HEAD(&req->batch);
+		req->push_slot = -1;
 		list_add_tail(&req->node, &conn->free_reqs);
 	}
 	conn->nr_free = conn->nr_reqs;
+	if (conn->params.flags & RDMABLK_CONN_WRITE_PUSH &&
+	    rdmablk_tpush_alloc(conn, rdmablk_tpush_want(conn->params.queue_depth)))
+		goto out_free;
 	return 0;
 
 out_free:
@@ -339,7 +361,8 @@ static int rdmablk_tconn_create_qp(struct rdmablk_tconn *conn)
 
 	ctxs = rdmablk_tconn_rw_ctxs(conn);
 
-	ret = rdmablk_tconn_create_cq(conn, conn->nr_recvs + 2 * conn->nr_reqs + 2);
+	/* +1 each: the push area's registration (tpush.c) */
+	ret = rdmablk_tconn_create_cq(conn, conn->nr_recvs + 2 * conn->nr_reqs + 3);
 	if (ret)
 		return ret;
 
@@ -350,8 +373,8 @@ static int rdmablk_tconn_create_qp(struct rdmablk_tconn *conn)
 	attr.sq_sig_type = IB_SIGNAL_REQ_WR;
 	attr.qp_type = IB_QPT_RC;
 	attr.port_num = conn->port_num;
-	/* +1 for ib_drain_qp() */
-	attr.cap.max_send_wr = conn->nr_reqs + 1;
+	/* +1 for ib_drain_qp(), +1 for the push area's registration */
+	attr.cap.max_send_wr = conn->nr_reqs + 2;
 	attr.cap.max_rdma_ctxs = ctxs;
 	attr.cap.max_send_sge = max(dev->attrs.max_sge_rd,
 				    dev->attrs.max_send_sge);
@@ -607,7 +630,10 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 					  RDMABLK_CONN_READ_IMM |
 					  RDMABLK_CONN_AUTH |
 					  RDMABLK_CONN_CMD_BATCH |
-					  RDMABLK_CONN_RSP_BATCH);
+					  RDMABLK_CONN_RSP_BATCH |
+					  RDMABLK_CONN_WRITE_PUSH);
+	if (!rdmablk_tpush_want(conn->params.queue_depth))
+		conn->params.flags &= ~RDMABLK_CONN_WRITE_PUSH;
 	/* iWARP has no immediate data. */
 	conn->read_imm_max = READ_ONCE(rdmablk_read_imm_max);
 	if (!conn->read_imm_max ||
@@ -618,14 +644,17 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 		conn->params.flags &= ~(RDMABLK_CONN_REMOTE_INV |
 					RDMABLK_CONN_READ_IMM |
 					RDMABLK_CONN_CMD_BATCH |
-					RDMABLK_CONN_RSP_BATCH);
+					RDMABLK_CONN_RSP_BATCH |
+					RDMABLK_CONN_WRITE_PUSH);
 		conn->params.queue_depth = min_t(u16, req.queue_depth,
 						 RDMABLK_DISC_QUEUE_DEPTH);
 		conn->rsp_size = RDMABLK_DISC_RSP_SIZE;
 	}
 	conn->params.max_queues = RDMABLK_MAX_QUEUES;
 	conn->params.max_io_size = RDMABLK_MAX_IO_SIZE;
-	conn->params.inline_max = RDMABLK_INLINE_MAX;
+	/* Writes of a slot are pushed: receives need not hold them. */
+	conn->params.inline_max = conn->params.flags & RDMABLK_CONN_WRITE_PUSH ?
+				  RDMABLK_PUSH_INLINE_MAX : RDMABLK_INLINE_MAX;
 	conn->nr_recvs = conn->params.queue_depth + 1;
 	/* Responses may complete after the initiator reused their credit. */
 	conn->nr_reqs = 2 * conn->params.queue_depth;

@@ -4,7 +4,8 @@
  * receive buffers and request contexts. tconn.c owns the connection's
  * life (connect, admission, QP and buffers, OPEN, keep-alive, teardown),
  * tio.c the commands (receive, dispatch, I/O), trsp.c their answers
- * (responses, coalesced ones), disc.c the discovery session.
+ * (responses, coalesced ones), tpush.c the push area small WRITEs' data
+ * is written into, disc.c the discovery session.
  *
  * Locking and lifetime:
  *  - rdmablk_tconns_lock (spinlock) protects rdmablk_tconns, the list of
@@ -18,6 +19,8 @@
  *    responses waiting to be sent together (@rsp_ready, @nr_ready and
  *    their counters) and the discovery session's waiting command
  *    (@disc_wait and what it asked).
+ *  - The push area's slots (@push.busy) are taken and given back with
+ *    atomic bit operations (tpush.c), no lock.
  *  - tconn->budget.lock (irq-safe, innermost) protects the payload the
  *    commands pin and the commands waiting for it (tbudget.c). A command
  *    holds its request context while it waits; waiting ones are started
@@ -71,7 +74,10 @@ struct rdmablk_tconn;
  * @conn: owner
  * @node: entry in @conn->pending while waiting for a request context
  * @cmd: the command
- * @page: inline payload, or the commands after the first of a batch
+ * @page: inline payload, or the commands after the first of a batch, at
+ *	@off; receives of payloads under a page share one (the first owns
+ *	it and its mapping)
+ * @off: where in @page the payload lands
  * @len: bytes received
  * @nr_cmds: commands it holds: 1, or those of a batch (RDMABLK_CMD_BATCH)
  * @next_cmd: the next of them to be given a request context, under
@@ -87,6 +93,7 @@ struct rdmablk_trecv {
 	struct list_head node;
 	struct rdmablk_cmd *cmd;
 	struct page *page;
+	u32 off;
 	u32 len;
 	u8 nr_cmds;
 	u8 next_cmd;
@@ -119,6 +126,7 @@ struct rdmablk_trecv {
  * @pin: claim on @conn->budget for the payload pages
  * @pinned: bytes counted in @conn->budget, given back with the pages
  * @status: enum rdmablk_status to answer with
+ * @push_slot: the push slot a pushed WRITE holds until its answer, or -1
  */
 struct rdmablk_treq {
 	struct list_head node;
@@ -141,6 +149,29 @@ struct rdmablk_treq {
 	struct rdmablk_tbudget_wait pin;
 	u32 pinned;
 	u16 status;
+	int push_slot;
+};
+
+/**
+ * struct rdmablk_tpush - a connection's push area (tpush.c)
+ * @pages: its pages, RDMABLK_PUSH_SLOT_SIZE-byte slots back to back
+ * @dma: their DMA addresses
+ * @busy: bit N set while an outstanding command holds slot N
+ * @mr: the registration the initiator writes through
+ * @reg_wr: its registration, posted at OPEN
+ * @reg_cqe: its completion
+ * @nr: slots; 0: no push area
+ * @registered: the registration was posted: OPEN named the area
+ */
+struct rdmablk_tpush {
+	struct page **pages;
+	u64 *dma;
+	unsigned long *busy;
+	struct ib_mr *mr;
+	struct ib_reg_wr reg_wr;
+	struct ib_cqe reg_cqe;
+	u16 nr;
+	bool registered;
 };
 
 /**
@@ -165,6 +196,7 @@ struct rdmablk_treq {
  * @hostid_set: @hostid holds a claim
  * @exp_node: entry in @exp->conns
  * @disc_node: entry in rdmablk_disc_conns (discovery sessions)
+ * @push: the push area (RDMABLK_CONN_WRITE_PUSH), or none
  * @tpages: payload pages this connection's commands reuse
  * @budget: payload its commands may pin at once, and the commands waiting
  *	for it (max_payload_per_connection when the connection was made)
@@ -230,6 +262,7 @@ struct rdmablk_tconn {
 	bool hostid_set;
 	struct list_head exp_node;
 	struct list_head disc_node;
+	struct rdmablk_tpush push;
 	struct rdmablk_tpages tpages;
 	struct rdmablk_tbudget budget;
 	u32 rsp_size;
@@ -276,6 +309,32 @@ extern spinlock_t rdmablk_tconns_lock;
 	pr_err_ratelimited("target %pISpc: " fmt,			\
 			   &(conn)->cm_id->route.addr.dst_addr, ##__VA_ARGS__)
 
+/* Where the bytes of push slot @slot are. */
+static inline u64 rdmablk_tpush_dma(const struct rdmablk_tpush *push,
+				    unsigned int slot)
+{
+	unsigned int per_page = PAGE_SIZE / RDMABLK_PUSH_SLOT_SIZE;
+
+	return push->dma[slot / per_page] +
+	       (slot % per_page) * RDMABLK_PUSH_SLOT_SIZE;
+}
+
+static inline struct page *rdmablk_tpush_page(const struct rdmablk_tpush *push,
+					      unsigned int slot,
+					      unsigned int *off)
+{
+	unsigned int per_page = PAGE_SIZE / RDMABLK_PUSH_SLOT_SIZE;
+
+	*off = (slot % per_page) * RDMABLK_PUSH_SLOT_SIZE;
+	return push->pages[slot / per_page];
+}
+
+/* The payload a receive holds (inline data, or a batch's commands). */
+static inline void *rdmablk_trecv_data(const struct rdmablk_trecv *recv)
+{
+	return page_address(recv->page) + recv->off;
+}
+
 /* tconn.c */
 void rdmablk_tconn_close(struct rdmablk_tconn *conn);
 void rdmablk_tconn_claim_host(struct rdmablk_tconn *conn, const u8 *hostid);
@@ -310,6 +369,15 @@ void rdmablk_tconn_kick(struct rdmablk_tconn *conn);
 int rdmablk_tcq_init(void);
 void rdmablk_tcq_exit(void);
 void rdmablk_treq_respond(struct rdmablk_treq *req);
+
+/* tpush.c */
+unsigned int rdmablk_tpush_want(unsigned int queue_depth);
+int rdmablk_tpush_alloc(struct rdmablk_tconn *conn, unsigned int nr);
+void rdmablk_tpush_free(struct rdmablk_tconn *conn);
+void rdmablk_tpush_register(struct rdmablk_tconn *conn,
+			    struct rdmablk_open_info *info);
+bool rdmablk_tpush_claim(struct rdmablk_tconn *conn, struct rdmablk_treq *req);
+void rdmablk_tpush_release(struct rdmablk_treq *req);
 
 /* disc.c */
 void rdmablk_tconn_disc_handle(struct rdmablk_tconn *conn,

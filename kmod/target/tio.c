@@ -299,10 +299,24 @@ static void rdmablk_treq_exec_rw(struct rdmablk_treq *req)
 	struct rdmablk_tconn *conn = req->conn;
 	struct scatterlist sg;
 
-	if (req->cmd.opcode == RDMABLK_OP_WRITE && req->recv) {
-		/* Inline payload: the receive page goes to the device as is. */
+	if (req->cmd.opcode == RDMABLK_OP_WRITE &&
+	    (req->recv || req->push_slot >= 0)) {
+		struct page *page;
+		unsigned int off;
+
+		/*
+		 * Inline or pushed payload: the receive's page, or the push
+		 * slot's, goes to the device as is.
+		 */
+		if (req->recv) {
+			page = req->recv->page;
+			off = req->recv->off;
+		} else {
+			page = rdmablk_tpush_page(&conn->push, req->push_slot,
+						  &off);
+		}
 		sg_init_table(&sg, 1);
-		sg_set_page(&sg, req->recv->page, req->cmd.length, 0);
+		sg_set_page(&sg, page, req->cmd.length, off);
 		rdmablk_treq_submit_sgl(req, &sg, 1,
 					REQ_OP_WRITE | REQ_SYNC | REQ_IDLE |
 					((req->cmd.flags & RDMABLK_CMD_FUA) ?
@@ -367,7 +381,7 @@ static int rdmablk_tconn_batch_cmd(struct rdmablk_tconn *conn,
 	const struct rdmablk_cmd *cmd = recv->cmd;
 
 	if (idx)
-		cmd = (const struct rdmablk_cmd *)page_address(recv->page) +
+		cmd = (const struct rdmablk_cmd *)rdmablk_trecv_data(recv) +
 		      idx - 1;
 	rdmablk_cmd_batch_decode(cmd, &req->cmd);
 	trace_rdmablk_target_cmd(conn->qp->qp_num, &req->cmd);
@@ -387,6 +401,7 @@ static void rdmablk_tconn_handle(struct rdmablk_tconn *conn,
 	u32 inline_len = recv->len - sizeof(struct rdmablk_cmd);
 
 	req->rsp_extra = 0;
+	req->push_slot = -1;
 	if (recv->nr_cmds > 1) {
 		/* Commands of a batch carry no payload: I/O only. */
 		req->recv = NULL;
@@ -432,6 +447,11 @@ io:
 	else
 		req->status = rdmablk_cmd_check(&req->cmd, &conn->exp->params,
 						inline_len);
+	/* A pushed payload is in a slot of this connection's push area. */
+	if (req->status == RDMABLK_S_OK &&
+	    (req->cmd.flags & RDMABLK_CMD_PUSHED) &&
+	    !rdmablk_tpush_claim(conn, req))
+		req->status = RDMABLK_S_INVALID;
 	if (req->status != RDMABLK_S_OK) {
 		rdmablk_treq_respond(req);
 		return;
@@ -517,7 +537,7 @@ void rdmablk_tconn_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 				   recv->sge[0].length, DMA_FROM_DEVICE);
 	ib_dma_sync_single_for_cpu(conn->dev, recv->sge[1].addr,
 				   recv->sge[1].length, DMA_FROM_DEVICE);
-	n = rdmablk_cmd_batch_count(recv->cmd, page_address(recv->page),
+	n = rdmablk_cmd_batch_count(recv->cmd, rdmablk_trecv_data(recv),
 				    recv->len, conn->params.flags);
 	if (unlikely(n < 0)) {
 		rdmablk_tconn_protocol_error(conn, "malformed batch of commands");

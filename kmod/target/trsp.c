@@ -274,6 +274,8 @@ void rdmablk_treq_respond(struct rdmablk_treq *req)
 		rdmablk_trecv_post(req->recv);
 		req->recv = NULL;
 	}
+	/* The bio reading it ended: the initiator may write it again. */
+	rdmablk_tpush_release(req);
 
 	read_ok = req->rw_ready && req->cmd.opcode == RDMABLK_OP_READ &&
 		  req->status == RDMABLK_S_OK;

@@ -34,6 +34,9 @@
  *     When RDMABLK_CONN_RSP_BATCH was agreed, one SEND may carry the
  *     responses to several I/O commands (RDMABLK_RSP_BATCH), answers the
  *     target had ready together; it never waits for more to make one.
+ *     When RDMABLK_CONN_WRITE_PUSH was agreed, a small WRITE's payload may
+ *     come ahead of its command, by RDMA WRITE into a push slot of the
+ *     target's (RDMABLK_CMD_PUSHED).
  *  4. While connected, the initiator sends RDMABLK_OP_KEEPALIVE on every
  *     queue (each connection is reaped on its own, so each needs its own
  *     proof of life) every keepalive_ms / 2 unless a response arrived on
@@ -83,6 +86,28 @@
 #define RDMABLK_CONN_AUTH		(1U << 3)	/* speaks RDMABLK_OP_AUTH_* */
 #define RDMABLK_CONN_CMD_BATCH		(1U << 4)	/* several commands a SEND */
 #define RDMABLK_CONN_RSP_BATCH		(1U << 5)	/* several responses a SEND */
+#define RDMABLK_CONN_WRITE_PUSH		(1U << 6)	/* small WRITEs pushed */
+
+/*
+ * Write push (RDMABLK_CONN_WRITE_PUSH agreed): the OPEN response names an
+ * area of push_slots slots of RDMABLK_PUSH_SLOT_SIZE bytes on the target
+ * (struct rdmablk_open_rsp.push_*), registered for RDMA WRITE. For a WRITE
+ * of at most one slot the initiator may, instead of sending the payload
+ * inline or letting the target pull it, RDMA WRITE it into a slot it
+ * holds and then send the command with RDMABLK_CMD_PUSHED and the slot's
+ * index in @addr (@rkey zero). Such a command has no inline payload, so it
+ * may share a SEND with others (RDMABLK_CMD_BATCH); the reliable
+ * connection places the data before the SEND that follows it arrives.
+ * There are at most queue_depth slots. A slot is the initiator's again
+ * from the command's answer on; the target
+ * answers only once it is done with the slot's bytes, and answers a
+ * command naming a slot that an outstanding command already names with
+ * RDMABLK_S_INVALID. A target that grants the flag may lower inline_max
+ * (to RDMABLK_PUSH_INLINE_MAX) for the receives it no longer needs to size
+ * for inline payloads of a slot.
+ */
+#define RDMABLK_PUSH_SLOT_SIZE		4096U
+#define RDMABLK_PUSH_INLINE_MAX		1024U
 
 /*
  * Immediate data of the RDMA WRITE_WITH_IMM that completes a READ under
@@ -180,8 +205,9 @@ enum rdmablk_opcode {
 #define RDMABLK_CMD_FUA		(1U << 0)	/* WRITE: durable on completion */
 #define RDMABLK_CMD_INLINE	(1U << 1)	/* payload follows the command */
 #define RDMABLK_CMD_NOUNMAP	(1U << 2)	/* WRITE_ZEROES: keep allocated */
+#define RDMABLK_CMD_PUSHED	(1U << 4)	/* WRITE: payload in push slot @addr */
 #define RDMABLK_CMD_FLAGS_ALL	(RDMABLK_CMD_FUA | RDMABLK_CMD_INLINE | \
-				 RDMABLK_CMD_NOUNMAP)
+				 RDMABLK_CMD_NOUNMAP | RDMABLK_CMD_PUSHED)
 /*
  * One of the commands of a batched SEND (RDMABLK_CONN_CMD_BATCH agreed): a
  * SEND whose first command carries this flag holds 2 to
@@ -202,8 +228,9 @@ enum rdmablk_opcode {
  * @tag: echoed in the response; < queue_depth and not outstanding
  * @length: bytes to transfer (READ, WRITE), or to discard / zero
  * @offset: byte offset into the export; a multiple of its logical block size
- * @addr: initiator buffer for READ and non-inline WRITE
- * @rkey: remote key of @addr
+ * @addr: initiator buffer for READ and non-inline WRITE; with
+ *	RDMABLK_CMD_PUSHED the index of the push slot holding the payload
+ * @rkey: remote key of @addr; zero with RDMABLK_CMD_PUSHED
  * @gen: generation: the initiator's number for this sending of the command,
  *	echoed in the answer
  * @reserved0: zero
@@ -299,6 +326,10 @@ struct rdmablk_rsp {
  * @flags: RDMABLK_EXP_*
  * @max_discard_sectors: largest DISCARD / WRITE_ZEROES, in 512-byte sectors
  * @discard_granularity: bytes
+ * @push_rkey: remote key of the push area (RDMABLK_CONN_WRITE_PUSH)
+ * @push_addr: address of its first slot
+ * @push_slots: slots of RDMABLK_PUSH_SLOT_SIZE bytes, back to back from
+ *	@push_addr; 0: no push area on this connection (and @push_* zero)
  * @reserved: zero
  */
 struct rdmablk_open_rsp {
@@ -309,7 +340,10 @@ struct rdmablk_open_rsp {
 	__le32	flags;
 	__le32	max_discard_sectors;
 	__le32	discard_granularity;
-	__u8	reserved[20];
+	__le32	push_rkey;
+	__le64	push_addr;
+	__le16	push_slots;
+	__u8	reserved[6];
 };
 
 /**
