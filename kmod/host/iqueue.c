@@ -6,7 +6,9 @@
  * (FRWR, from the QP's MR pool) and the registration's rkey travels in the
  * command; the target invalidates it with SEND_WITH_INV when it answers,
  * else the request invalidates it locally before completing. Writes of at
- * most inline_max bytes go inline, straight from the request's pages.
+ * most a push slot (RDMABLK_CONN_WRITE_PUSH, isubmit.c) go by RDMA WRITE
+ * into a slot of the target's ahead of their command, or else, up to
+ * inline_max bytes, inline; either straight from the request's pages.
  * There is never a global rkey. Where both ends speak it
  * (RDMABLK_CONN_READ_IMM, not on iWARP), a successful READ is completed by
  * the immediate data of the target's last RDMA WRITE instead of a response:

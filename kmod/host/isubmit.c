@@ -1,9 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Initiator requests: a block request's data mapped (inline, or one fast
- * registration from the queue's MR pool) and its command posted on the
- * hardware context's queue (iqueue.c has the queue, the answers and the
- * request's lifetime).
+ * Initiator requests: a block request's data mapped (pushed into a slot
+ * of the target's, inline, or one fast registration from the queue's MR
+ * pool) and its command posted on the hardware context's queue (iqueue.c
+ * has the queue, the answers and the request's lifetime).
+ *
+ * Push (write_push, where the target granted RDMABLK_CONN_WRITE_PUSH): a
+ * write of at most a slot takes a free slot of the queue's push area
+ * (@push_busy) and an RDMA WRITE of its pages to that slot goes in the
+ * chain before the SEND carrying its command, which then has no payload:
+ * it may share a SEND and wait in the held list like a read's. Reliable
+ * connection order puts the data in place before the SEND arrives. The
+ * slot is given back when the request ends: the target answers only once
+ * it is done with the slot, and a lost connection's area is not the next
+ * one's.
  *
  * Batches: while blk-mq says more requests follow (!bd->last), a request
  * joins the queue's batch instead of being posted; the last one, or

@@ -2,9 +2,9 @@
 /*
  * Payload budget of a target connection.
  *
- * Every READ and every non-inline WRITE pins pages for its payload from
- * the moment it is mapped until its answer completed (tpages.c). The
- * initiator chooses how many commands it keeps outstanding (up to the
+ * Every READ and every keyed WRITE (neither inline nor pushed) pins
+ * pages for its payload from the moment it is mapped until its answer
+ * completed (tpages.c). The initiator chooses how many commands it keeps outstanding (up to the
  * queue depth, 256) and how large they are (up to max_io_size, 1 MiB), so
  * without a bound one connection could pin 256 MiB, and every connection
  * as much. A budget bounds what one connection pins at once.

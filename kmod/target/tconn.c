@@ -62,12 +62,13 @@ MODULE_PARM_DESC(max_connections_per_host,
 		 "Target: most connections from one initiator address; beyond, connect requests are refused with REJ_RESOURCES; 0: only max_connections applies (default: 256, four attachments of 64 queues)");
 
 /*
- * Payload: every READ and non-inline WRITE pins pages for its payload
- * until its answer completed. Credits bound the commands (queue depth, up
- * to 256) and max_io_size their size (1 MiB), which would let one
- * connection pin 256 MiB; the budget bounds the bytes (tbudget.c). The
- * default lets an initiator at the default depth of 128 run 128 KiB
- * commands unhindered and keep 32 of 1 MiB in flight, plenty for any link.
+ * Payload: every READ and keyed WRITE (neither inline nor pushed) pins
+ * pages for its payload until its answer completed. Credits bound the
+ * commands (queue depth, up to 256) and max_io_size their size (1 MiB),
+ * which would let one connection pin 256 MiB; the budget bounds the bytes
+ * (tbudget.c). The default lets an initiator at the default depth of 128
+ * run 128 KiB commands unhindered and keep 32 of 1 MiB in flight, plenty
+ * for any link.
  */
 static unsigned int rdmablk_max_payload = SZ_32M;
 module_param_named(max_payload_per_connection, rdmablk_max_payload, uint,
@@ -292,7 +293,7 @@ static int rdmablk_tconn_alloc_bufs(struct rdmablk_tconn *conn)
 	}
 	conn->nr_free = conn->nr_reqs;
 	if (conn->params.flags & RDMABLK_CONN_WRITE_PUSH &&
-	    rdmablk_tpush_alloc(conn, rdmablk_tpush_want(conn->params.queue_depth)))
+	    rdmablk_tpush_alloc(conn))
 		goto out_free;
 	return 0;
 
@@ -632,7 +633,9 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 					  RDMABLK_CONN_CMD_BATCH |
 					  RDMABLK_CONN_RSP_BATCH |
 					  RDMABLK_CONN_WRITE_PUSH);
-	if (!rdmablk_tpush_want(conn->params.queue_depth))
+	/* Read once: the parameter may change meanwhile. */
+	conn->push.nr = rdmablk_tpush_want(conn->params.queue_depth);
+	if (!conn->push.nr)
 		conn->params.flags &= ~RDMABLK_CONN_WRITE_PUSH;
 	/* iWARP has no immediate data. */
 	conn->read_imm_max = READ_ONCE(rdmablk_read_imm_max);

@@ -372,7 +372,7 @@ void rdmablk_treq_respond(struct rdmablk_treq *req);
 
 /* tpush.c */
 unsigned int rdmablk_tpush_want(unsigned int queue_depth);
-int rdmablk_tpush_alloc(struct rdmablk_tconn *conn, unsigned int nr);
+int rdmablk_tpush_alloc(struct rdmablk_tconn *conn);
 void rdmablk_tpush_free(struct rdmablk_tconn *conn);
 void rdmablk_tpush_register(struct rdmablk_tconn *conn,
 			    struct rdmablk_open_info *info);

@@ -2,9 +2,9 @@
 /*
  * Payload pages of the target.
  *
- * Every READ and every non-inline WRITE needs pages to move its payload
- * through: the device fills them and RDMA WRITE sends them, or RDMA READ
- * fills them and the device takes them. With init_on_alloc, the default of
+ * Every READ and every keyed WRITE (neither inline nor pushed) needs
+ * pages to move its payload through: the device fills them and RDMA WRITE
+ * sends them, or RDMA READ fills them and the device takes them. With init_on_alloc, the default of
  * the usual distribution kernels, every page the allocator hands out is
  * cleared first, which for a 128 KiB transfer is 128 KiB of memset per
  * command. So pages a finished command gives back are kept and handed out

@@ -111,22 +111,20 @@ static int rdmablk_tpush_map_mr(struct rdmablk_tconn *conn)
 
 /**
  * rdmablk_tpush_alloc() - allocate and map a connection's push area
- * @conn: the connection, its PD and QP made
- * @nr: slots, from rdmablk_tpush_want()
+ * @conn: the connection, its PD and QP made, @conn->push.nr slots wanted
+ *	(rdmablk_tpush_want(), not 0)
  *
  * Return: 0, or a negative errno with nothing left to free but what
  * rdmablk_tpush_free() frees.
  */
-int rdmablk_tpush_alloc(struct rdmablk_tconn *conn, unsigned int nr)
+int rdmablk_tpush_alloc(struct rdmablk_tconn *conn)
 {
 	struct rdmablk_tpush *push = &conn->push;
-	unsigned int i, n;
+	unsigned int i, n = rdmablk_tpush_pages(push);
 
-	push->nr = nr;
-	n = rdmablk_tpush_pages(push);
 	push->pages = kcalloc(n, sizeof(*push->pages), GFP_KERNEL);
 	push->dma = kcalloc(n, sizeof(*push->dma), GFP_KERNEL);
-	push->busy = bitmap_zalloc(nr, GFP_KERNEL);
+	push->busy = bitmap_zalloc(push->nr, GFP_KERNEL);
 	if (!push->pages || !push->dma || !push->busy)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {

@@ -1168,6 +1168,74 @@ std::string expect_batch_drop(Session &s, const Config &cfg, std::span<const Cmd
 }
 
 /*
+ * A pushed WRITE (RDMABLK_CONN_WRITE_PUSH) must name a slot of the push
+ * area OPEN named on its connection: one past the last, or any on a
+ * connection that has none, is refused, and so is one that breaks the
+ * shape of a pushed command (over a slot, a READ, an rkey, inline payload
+ * too). Refused, so nothing reaches the export that honest I/O verifies.
+ */
+std::string push_slots_refused(const Config &cfg)
+{
+	SessionOptions opts;
+	opts.pdata = ConnReq{.queue_depth = opts.queue_depth,
+			     .flags = RDMABLK_CONN_WRITE_PUSH,
+			     .keepalive_ms = kKeepaliveMs}
+			     .encode();
+	auto s = connect(cfg, opts);
+	if (!(s->rep().flags & RDMABLK_CONN_WRITE_PUSH))
+		throw Failure{"the target to agree on RDMABLK_CONN_WRITE_PUSH",
+			      "connect reply flags " + hex(s->rep().flags)};
+	if (s->rep().inline_max != RDMABLK_PUSH_INLINE_MAX)
+		throw Failure{"inline_max " + std::to_string(RDMABLK_PUSH_INLINE_MAX) +
+				      " with write push agreed",
+			      "inline_max " + std::to_string(s->rep().inline_max)};
+	const Response r = expect_status(*s, cfg, open_cmd(*s), open_payload(cfg.export_name),
+					 RDMABLK_S_OK, "OPEN of export " + cfg.export_name);
+	if (!r.open)
+		throw Failure{"an OPEN response carrying struct rdmablk_open_rsp",
+			      "a " + std::to_string(r.len) + "-byte response"};
+	const std::uint16_t slots = le16toh(r.open->push_slots);
+	if (!slots || slots > s->rep().queue_depth)
+		throw Failure{"an OPEN response naming 1 to " + std::to_string(s->rep().queue_depth) +
+				      " push slots",
+			      std::to_string(slots) + " push slots"};
+
+	auto pushed = [](Session &on, std::uint64_t slot, std::uint32_t length = kBlock,
+			 std::uint8_t opcode = RDMABLK_OP_WRITE) {
+		Cmd cmd = io_cmd(on, opcode, 0, length, RDMABLK_CMD_PUSHED);
+		cmd.addr = slot;
+		cmd.rkey = 0;
+		return cmd;
+	};
+	const auto data = pattern(kBlock, 3);
+	expect_status(*s, cfg, pushed(*s, slots), {}, RDMABLK_S_INVALID,
+		      "a pushed WRITE naming slot " + std::to_string(slots) + ", one past the last");
+	expect_status(*s, cfg, pushed(*s, kU64Max), {}, RDMABLK_S_INVALID,
+		      "a pushed WRITE naming slot 2^64 - 1");
+	expect_status(*s, cfg, pushed(*s, 0, 2 * kBlock), {}, RDMABLK_S_INVALID,
+		      "a pushed WRITE of two slots' bytes");
+	expect_status(*s, cfg, pushed(*s, 0, kBlock, RDMABLK_OP_READ), {}, RDMABLK_S_INVALID,
+		      "a pushed READ");
+	Cmd keyed = pushed(*s, 0);
+	keyed.rkey = s->data().rkey();
+	expect_status(*s, cfg, keyed, {}, RDMABLK_S_INVALID, "a pushed WRITE with an rkey");
+	Cmd both = pushed(*s, 0, 512);
+	both.flags |= RDMABLK_CMD_INLINE;
+	expect_status(*s, cfg, both, std::span(data).first(512), RDMABLK_S_INVALID,
+		      "a pushed WRITE with an inline payload too");
+	expect_read_ok(*s, cfg);
+
+	auto plain = connect(cfg);
+	open_export(*plain, cfg, cfg.export_name);
+	expect_status(*plain, cfg, pushed(*plain, 0), {}, RDMABLK_S_INVALID,
+		      "a pushed WRITE on a connection without a push area");
+	expect_read_ok(*plain, cfg);
+	return "INVALID for slots " + std::to_string(slots) +
+	       " (of " + std::to_string(slots) + ") and 2^64 - 1, two slots' bytes, a READ, "
+	       "an rkey, inline payload too, and any slot without a push area; READs OK after";
+}
+
+/*
  * A valid batch is a set of commands of their own: each is checked and
  * answered alone, a refused one does not spoil the others, and a non-I/O
  * opcode has no business in a batch. READ_IMM is not offered, so every
@@ -1749,6 +1817,9 @@ constexpr std::array kScenarios = {
 		 batch_ragged},
 	Scenario{"batch-over-max", "a batch of 16 answered, one of 17 commands: disconnect",
 		 batch_over_max},
+	Scenario{"push-slots-refused",
+		 "pushed WRITEs naming no slot of the connection, or breaking a pushed command's shape: INVALID",
+		 push_slots_refused},
 	Scenario{"batch-member-unflagged",
 		 "a batch member without RDMABLK_CMD_BATCH: disconnect, nothing of the batch run",
 		 batch_member_unflagged},

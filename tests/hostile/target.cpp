@@ -284,6 +284,10 @@ void Connection::send_open_rsp(std::uint16_t tag, std::uint16_t gen)
 	info.size = htole64(kSize);
 	info.logical_block_size = htole32(512);
 	info.physical_block_size = htole32(4096);
+	if (sc_.open) {
+		sc_.open(info, rep());
+		misbehaved("OPEN response naming a push area it may not");
+	}
 	send(encode_open_rsp(tag, gen, RDMABLK_S_OK, info));
 }
 

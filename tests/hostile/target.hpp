@@ -114,6 +114,8 @@ struct Scenario {
 	/* AUTH_CHALLENGE and AUTH_REPLY, with their inline payload; nullptr:
 	 * answered as by a target that does not know them (UNSUPPORTED). */
 	void (*auth)(Conn &conn, const Cmd &cmd, std::span<const std::uint8_t> payload) = nullptr;
+	/* Change the honest OPEN response (wire order); nullptr: keep it. */
+	void (*open)(rdmablk_open_rsp &info, const ConnRep &rep) = nullptr;
 };
 
 /* Every scenario, in the order the VM test runs them: those that may leave

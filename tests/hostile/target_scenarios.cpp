@@ -378,6 +378,29 @@ void auth_no_proof(Conn &c, const Cmd &cmd, std::span<const std::uint8_t> payloa
 	c.answer(cmd, RDMABLK_S_OK);
 }
 
+/* A push area of @slots slots, in wire order. */
+void push_area(rdmablk_open_rsp &info, std::uint16_t slots)
+{
+	info.push_rkey = htole32(0x1234);
+	info.push_addr = htole64(0x10000);
+	info.push_slots = htole16(slots);
+}
+
+void open_push_not_agreed(rdmablk_open_rsp &info, const ConnRep &)
+{
+	push_area(info, 8);
+}
+
+void write_push(ConnRep &rep)
+{
+	rep.flags |= RDMABLK_CONN_WRITE_PUSH;
+}
+
+void open_push_too_many(rdmablk_open_rsp &info, const ConnRep &rep)
+{
+	push_area(info, static_cast<std::uint16_t>(rep.queue_depth + 1));
+}
+
 constexpr std::array kScenarios = {
 	Scenario{"honest", "no misbehaviour: the reference", Expect::Data, false, nullptr,
 		 nullptr, nullptr},
@@ -455,6 +478,14 @@ constexpr std::array kScenarios = {
 	Scenario{"auth-no-proof",
 		 "an impostor: any proof accepted, no proof of its own though asked",
 		 Expect::Refused, true, rep_auth, nullptr, nullptr, false, true, auth_no_proof},
+	Scenario{"open-push-not-agreed",
+		 "an OPEN response naming a push area the connect reply did not agree to",
+		 Expect::Refused, false, nullptr, nullptr, nullptr, false, false, nullptr,
+		 open_push_not_agreed},
+	Scenario{"open-push-too-many",
+		 "write push agreed, an OPEN response naming one push slot more than the credits",
+		 Expect::Refused, false, write_push, nullptr, nullptr, false, false, nullptr,
+		 open_push_too_many},
 };
 
 } // namespace
