@@ -313,6 +313,8 @@ struct rdmablk_iqueue {
  * @reg_wr: fast registration
  * @push_wr: the RDMA WRITE of a pushed payload into push slot @push_slot
  * @push_slot: the push slot the request's payload is in, or -1
+ * @push_sent: its RDMA WRITE was posted (while a post's failure is
+ *	sorted out)
  * @send_wr: the command SEND
  * @batch_next: the next request in its queue's batch, under post_lock,
  *	then the poster's
@@ -354,6 +356,7 @@ struct rdmablk_ireq {
 	struct ib_reg_wr reg_wr;
 	struct ib_rdma_wr push_wr;
 	s16 push_slot;
+	bool push_sent;
 	struct ib_send_wr send_wr;
 	struct rdmablk_ireq *batch_next;
 	struct llist_node hold_node;

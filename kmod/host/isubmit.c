@@ -241,34 +241,50 @@ static struct ib_send_wr *rdmablk_iqueue_chain(struct rdmablk_iqueue *queue,
 }
 
 /*
- * After a post that failed at @bad: which registrations and SENDs of the
- * chain @first went out, those before @bad; all of them when the driver
- * did not say (a registration wrongly thought invalid could go back to
- * the pool while the target still reaches the pages). Each request learns
- * whether its command's SEND went out before any is armed: an armed one
- * may complete and be reused at once.
+ * After a post that failed at @bad: which registrations, pushes and SENDs
+ * of the chain @first went out, those before @bad; all of them when the
+ * driver did not say (a registration wrongly thought invalid could go back
+ * to the pool while the target still reaches the pages). Each request
+ * learns whether its command's SEND (or its push) went out before any is
+ * armed: an armed one may complete and be reused at once.
+ * Return: true when a push went out without its command's SEND.
  */
-static void rdmablk_iqueue_sort_failed(struct rdmablk_ireq *head,
+static bool rdmablk_iqueue_sort_failed(struct rdmablk_ireq *head,
 				       const struct ib_send_wr *first,
 				       const struct ib_send_wr *bad)
 {
 	const struct ib_send_wr *wr;
 	struct rdmablk_ireq *req;
+	bool stray = false;
 
 	for (req = head; req; req = req->batch_next) {
 		req->mr_valid = false;
 		req->msg_sent = false;
+		req->push_sent = false;
 	}
 	for (wr = first; wr && wr != bad; wr = wr->next) {
 		if (wr->opcode == IB_WR_REG_MR)
 			container_of(wr, struct rdmablk_ireq,
 				     reg_wr.wr)->mr_valid = true;
-		else if (wr->opcode == IB_WR_SEND)
+		else if (wr->opcode == IB_WR_RDMA_WRITE)
+			container_of(wr, struct rdmablk_ireq,
+				     push_wr.wr)->push_sent = true;
+		else
 			container_of(wr, struct rdmablk_ireq,
 				     send_wr)->msg_sent = true;
 	}
 	for (req = head; req; req = req->batch_next)
 		req->msg_sent = req->msg->msg_sent;
+	/*
+	 * A pushed payload's WRITE that went out without its command: the
+	 * device may still read the request's pages, so it counts as sent,
+	 * in flight until recovery has drained the queue and requeues it.
+	 */
+	for (req = head; req; req = req->batch_next) {
+		stray |= req->push_sent && !req->msg_sent;
+		req->msg_sent |= req->push_sent;
+	}
+	return stray;
 }
 
 /*
@@ -326,8 +342,9 @@ static int rdmablk_iqueue_post_batch(struct rdmablk_iqueue *queue,
 		atomic64_inc(&queue->stats.inline_posts);
 	}
 	atomic64_inc(&queue->stats.doorbells);
-	if (unlikely(ret))
-		rdmablk_iqueue_sort_failed(head, first, bad_wr);
+	/* Only a drain makes a stray push's pages safe to give back. */
+	if (unlikely(ret) && rdmablk_iqueue_sort_failed(head, first, bad_wr))
+		rdmablk_ipath_conn_lost(queue->path, "a payload went out without its command");
 	for (req = head; req; req = next) {
 		next = req->batch_next;
 		req->batch_next = NULL;

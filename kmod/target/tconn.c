@@ -174,8 +174,13 @@ u16 rdmablk_tconn_open(struct rdmablk_tconn *conn, struct rdmablk_treq *req,
 	info.flags = exp->params.flags;
 	info.max_discard_sectors = exp->params.max_discard_sectors;
 	info.discard_granularity = exp->discard_granularity;
-	/* Only writes use the push area. */
-	if (!(exp->params.flags & RDMABLK_EXP_READ_ONLY))
+	/*
+	 * Only writes use the push area, and only where the device does not
+	 * need a write's pages to stay put while it works: the initiator may
+	 * write into a slot at any time.
+	 */
+	if (!(exp->params.flags & RDMABLK_EXP_READ_ONLY) &&
+	    !bdev_stable_writes(exp->bdev))
 		rdmablk_tpush_register(conn, &info);
 	rdmablk_open_rsp_encode(wire, &info);
 	return RDMABLK_S_OK;
@@ -222,7 +227,21 @@ static void rdmablk_tconn_free_bufs(struct rdmablk_tconn *conn)
  */
 static int rdmablk_tconn_alloc_bufs(struct rdmablk_tconn *conn)
 {
-	unsigned int i, payload = conn->params.inline_max;
+	unsigned int i, payload;
+	int ret;
+
+	/* First: a connection left without one takes inline writes. */
+	if (conn->params.flags & RDMABLK_CONN_WRITE_PUSH) {
+		ret = rdmablk_tpush_alloc(conn);
+		if (ret) {
+			tconn_err_ratelimited(conn, "no push area: %d; small writes go inline\n",
+					      ret);
+			rdmablk_tpush_free(conn);
+			conn->params.flags &= ~RDMABLK_CONN_WRITE_PUSH;
+			conn->params.inline_max = RDMABLK_INLINE_MAX;
+		}
+	}
+	payload = conn->params.inline_max;
 
 	conn->recvs = kcalloc(conn->nr_recvs, sizeof(*conn->recvs), GFP_KERNEL);
 	conn->reqs = kcalloc(conn->nr_reqs, sizeof(*conn->reqs), GFP_KERNEL);
@@ -292,9 +311,6 @@ static int rdmablk_tconn_alloc_bufs(struct rdmablk_tconn *conn)
 		list_add_tail(&req->node, &conn->free_reqs);
 	}
 	conn->nr_free = conn->nr_reqs;
-	if (conn->params.flags & RDMABLK_CONN_WRITE_PUSH &&
-	    rdmablk_tpush_alloc(conn))
-		goto out_free;
 	return 0;
 
 out_free:
@@ -634,7 +650,7 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 					  RDMABLK_CONN_RSP_BATCH |
 					  RDMABLK_CONN_WRITE_PUSH);
 	/* Read once: the parameter may change meanwhile. */
-	conn->push.nr = rdmablk_tpush_want(conn->params.queue_depth);
+	conn->push.nr = rdmablk_tpush_want(conn->dev, conn->params.queue_depth);
 	if (!conn->push.nr)
 		conn->params.flags &= ~RDMABLK_CONN_WRITE_PUSH;
 	/* iWARP has no immediate data. */

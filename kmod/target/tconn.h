@@ -371,7 +371,8 @@ void rdmablk_tcq_exit(void);
 void rdmablk_treq_respond(struct rdmablk_treq *req);
 
 /* tpush.c */
-unsigned int rdmablk_tpush_want(unsigned int queue_depth);
+unsigned int rdmablk_tpush_want(struct ib_device *dev,
+				unsigned int queue_depth);
 int rdmablk_tpush_alloc(struct rdmablk_tconn *conn);
 void rdmablk_tpush_free(struct rdmablk_tconn *conn);
 void rdmablk_tpush_register(struct rdmablk_tconn *conn,

@@ -10,10 +10,13 @@
  * page does: no copy, and nothing pinned per command.
  *
  * The area is allocated with the connection's buffers (when the flag was
- * agreed) and registered, FRWR, for remote write once OPEN succeeded: the
- * registration is posted before OPEN's response, which names the area, so
- * the initiator can write to it only once it is valid. It is
- * deregistered after the QP is destroyed, with the buffers.
+ * agreed; one that cannot be allocated withdraws the flag before the reply
+ * is sent) and registered, FRWR, zero-based, for remote write once OPEN
+ * succeeded: the registration is posted before OPEN's response, which
+ * names the area, so the initiator can write to it only once it is valid.
+ * A read-only export, or a device that needs stable pages while it writes
+ * them (the initiator can write into a slot at any time), gets none. It
+ * is deregistered after the QP is destroyed, with the buffers.
  *
  * Slots: the initiator owns a slot from the answer to the command that
  * used it; the target holds it from the command's arrival (a command
@@ -40,13 +43,17 @@ MODULE_PARM_DESC(push_slots,
 
 /**
  * rdmablk_tpush_want() - slots a new connection would have
+ * @dev: its RDMA device: one registration maps the whole area
  * @queue_depth: its granted credits
  *
  * Return: the number of slots, 0 for none.
  */
-unsigned int rdmablk_tpush_want(unsigned int queue_depth)
+unsigned int rdmablk_tpush_want(struct ib_device *dev,
+				unsigned int queue_depth)
 {
-	return min(READ_ONCE(rdmablk_push_slots), queue_depth);
+	return min3(READ_ONCE(rdmablk_push_slots), queue_depth,
+		    dev->attrs.max_fast_reg_page_list_len *
+		    (unsigned int)RDMABLK_PUSH_SLOTS_PER_PAGE);
 }
 
 static unsigned int rdmablk_tpush_pages(const struct rdmablk_tpush *push)
@@ -69,7 +76,8 @@ void rdmablk_tpush_free(struct rdmablk_tconn *conn)
 		ib_dereg_mr(push->mr);
 		push->mr = NULL;
 	}
-	for (i = 0; push->pages && i < rdmablk_tpush_pages(push); i++) {
+	for (i = 0; push->pages && push->dma && i < rdmablk_tpush_pages(push);
+	     i++) {
 		if (push->dma[i])
 			ib_dma_unmap_page(conn->dev, push->dma[i], PAGE_SIZE,
 					  DMA_FROM_DEVICE);
@@ -182,6 +190,11 @@ void rdmablk_tpush_register(struct rdmablk_tconn *conn,
 
 	if (!push->mr || push->registered)
 		return;
+	/*
+	 * Zero-based: the peer learns nothing of where the pages are (the
+	 * DMA address, or a kernel address on soft-RoCE).
+	 */
+	push->mr->iova = 0;
 	ib_update_fast_reg_key(push->mr, ib_inc_rkey(push->mr->rkey));
 	push->reg_cqe.done = rdmablk_tpush_reg_done;
 	memset(wr, 0, sizeof(*wr));
