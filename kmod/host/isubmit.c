@@ -600,8 +600,7 @@ static int rdmablk_ireq_map_data(struct rdmablk_iqueue *queue,
 		return -EIO;
 
 	if (rq_data_dir(rq) == WRITE && req->nents <= RDMABLK_INLINE_SGE &&
-	    (c->length <= queue->params.inline_max ||
-	     c->length <= RDMABLK_PUSH_SLOT_SIZE)) {
+	    c->length <= max(queue->params.inline_max, RDMABLK_PUSH_SLOT_SIZE)) {
 		for_each_sg(req->sgt.sgl, sg, req->nents, i) {
 			req->sge[1 + i].addr = sg_dma_address(sg);
 			req->sge[1 + i].length = sg_dma_len(sg);

@@ -309,24 +309,21 @@ extern spinlock_t rdmablk_tconns_lock;
 	pr_err_ratelimited("target %pISpc: " fmt,			\
 			   &(conn)->cm_id->route.addr.dst_addr, ##__VA_ARGS__)
 
-/* Where the bytes of push slot @slot are. */
-static inline u64 rdmablk_tpush_dma(const struct rdmablk_tpush *push,
-				    unsigned int slot)
-{
-	unsigned int per_page = PAGE_SIZE / RDMABLK_PUSH_SLOT_SIZE;
+#define RDMABLK_PUSH_SLOTS_PER_PAGE	(PAGE_SIZE / RDMABLK_PUSH_SLOT_SIZE)
 
-	return push->dma[slot / per_page] +
-	       (slot % per_page) * RDMABLK_PUSH_SLOT_SIZE;
+/* Push slot @slot: the index of its page in the area, *@off in it. */
+static inline unsigned int rdmablk_tpush_locate(unsigned int slot,
+						unsigned int *off)
+{
+	*off = (slot % RDMABLK_PUSH_SLOTS_PER_PAGE) * RDMABLK_PUSH_SLOT_SIZE;
+	return slot / RDMABLK_PUSH_SLOTS_PER_PAGE;
 }
 
 static inline struct page *rdmablk_tpush_page(const struct rdmablk_tpush *push,
 					      unsigned int slot,
 					      unsigned int *off)
 {
-	unsigned int per_page = PAGE_SIZE / RDMABLK_PUSH_SLOT_SIZE;
-
-	*off = (slot % per_page) * RDMABLK_PUSH_SLOT_SIZE;
-	return push->pages[slot / per_page];
+	return push->pages[rdmablk_tpush_locate(slot, off)];
 }
 
 /* The payload a receive holds (inline data, or a batch's commands). */

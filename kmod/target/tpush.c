@@ -39,8 +39,6 @@ module_param_named(push_slots, rdmablk_push_slots, uint, 0644);
 MODULE_PARM_DESC(push_slots,
 		 "Target: slots of 4 KiB per connection that initiators may RDMA WRITE small WRITE payloads into, ahead of commands that then share SENDs; at most the queue depth; 0: none; applies to new connections (default: 32)");
 
-#define RDMABLK_PUSH_SLOTS_PER_PAGE	(PAGE_SIZE / RDMABLK_PUSH_SLOT_SIZE)
-
 /**
  * rdmablk_tpush_want() - slots a new connection would have
  * @dev: its RDMA device: one registration maps the whole area
@@ -54,6 +52,15 @@ unsigned int rdmablk_tpush_want(struct ib_device *dev,
 	return min3(READ_ONCE(rdmablk_push_slots), queue_depth,
 		    dev->attrs.max_fast_reg_page_list_len *
 		    (unsigned int)RDMABLK_PUSH_SLOTS_PER_PAGE);
+}
+
+/* Where the bytes of push slot @slot are, for the RDMA device. */
+static u64 rdmablk_tpush_dma(const struct rdmablk_tpush *push,
+			     unsigned int slot)
+{
+	unsigned int off, idx = rdmablk_tpush_locate(slot, &off);
+
+	return push->dma[idx] + off;
 }
 
 static unsigned int rdmablk_tpush_pages(const struct rdmablk_tpush *push)

@@ -1074,18 +1074,25 @@ bool untouched_but(const Session &s, std::span<const Cmd> wrote)
 	return true;
 }
 
-/* Connect offering RDMABLK_CONN_CMD_BATCH: the target must agree. */
-std::unique_ptr<Session> connect_batch(const Config &cfg, SessionOptions opts = {})
+/* Connect offering @flag (named @name): the target must agree. */
+std::unique_ptr<Session> connect_offering(const Config &cfg, std::uint32_t flag,
+					  const std::string &name, SessionOptions opts = {})
 {
 	opts.pdata = ConnReq{.queue_depth = opts.queue_depth,
-			     .flags = RDMABLK_CONN_CMD_BATCH,
+			     .flags = flag,
 			     .keepalive_ms = kKeepaliveMs}
 			     .encode();
 	auto s = connect(cfg, opts);
-	if (!(s->rep().flags & RDMABLK_CONN_CMD_BATCH))
-		throw Failure{"the target to agree on RDMABLK_CONN_CMD_BATCH on an I/O connection",
+	if (!(s->rep().flags & flag))
+		throw Failure{"the target to agree on " + name + " on an I/O connection",
 			      "connect reply flags " + hex(s->rep().flags)};
 	return s;
+}
+
+/* Connect offering RDMABLK_CONN_CMD_BATCH: the target must agree. */
+std::unique_ptr<Session> connect_batch(const Config &cfg, SessionOptions opts = {})
+{
+	return connect_offering(cfg, RDMABLK_CONN_CMD_BATCH, "RDMABLK_CONN_CMD_BATCH", opts);
 }
 
 /* A command of a batch and the statuses its own answer may carry. */
@@ -1176,15 +1183,7 @@ std::string expect_batch_drop(Session &s, const Config &cfg, std::span<const Cmd
  */
 std::string push_slots_refused(const Config &cfg)
 {
-	SessionOptions opts;
-	opts.pdata = ConnReq{.queue_depth = opts.queue_depth,
-			     .flags = RDMABLK_CONN_WRITE_PUSH,
-			     .keepalive_ms = kKeepaliveMs}
-			     .encode();
-	auto s = connect(cfg, opts);
-	if (!(s->rep().flags & RDMABLK_CONN_WRITE_PUSH))
-		throw Failure{"the target to agree on RDMABLK_CONN_WRITE_PUSH",
-			      "connect reply flags " + hex(s->rep().flags)};
+	auto s = connect_offering(cfg, RDMABLK_CONN_WRITE_PUSH, "RDMABLK_CONN_WRITE_PUSH");
 	if (s->rep().inline_max != RDMABLK_PUSH_INLINE_MAX)
 		throw Failure{"inline_max " + std::to_string(RDMABLK_PUSH_INLINE_MAX) +
 				      " with write push agreed",
