@@ -445,6 +445,15 @@ void rdmablk_iqueue_acked(struct rdmablk_iqueue *queue, unsigned int cmds)
 	spin_unlock_bh(&queue->hold_lock);
 }
 
+/* Would commands of @queue wait for the SENDs in flight (cmd_cork)? */
+static bool rdmablk_iqueue_corked(struct rdmablk_iqueue *queue)
+{
+	return READ_ONCE(rdmablk_cmd_cork) && READ_ONCE(rdmablk_batch_submit) &&
+	       !queue->polled &&
+	       (queue->params.flags & RDMABLK_CONN_CMD_BATCH) &&
+	       atomic_read(&queue->unacked);
+}
+
 /*
  * May the batch @queue is about to post wait for the SENDs in flight?
  * Under post_lock.
@@ -452,11 +461,25 @@ void rdmablk_iqueue_acked(struct rdmablk_iqueue *queue, unsigned int cmds)
 static bool rdmablk_iqueue_may_hold(struct rdmablk_iqueue *queue)
 {
 	lockdep_assert_held(&queue->post_lock);
-	return READ_ONCE(rdmablk_cmd_cork) && READ_ONCE(rdmablk_batch_submit) &&
-	       !queue->polled &&
-	       !queue->batch_pinned &&
-	       (queue->params.flags & RDMABLK_CONN_CMD_BATCH) &&
-	       atomic_read(&queue->unacked);
+	return !queue->batch_pinned && rdmablk_iqueue_corked(queue);
+}
+
+/*
+ * Would a command that blk-mq hands to @queue now (@more: more follow in
+ * this batch) go in a SEND of its own? Not where the connection shares
+ * SENDs and others would go with it: more of this batch, some batched or
+ * held already, or SENDs in flight it would wait behind. Read without
+ * post_lock, so a guess: a wrong one costs a message, never a command.
+ */
+static bool rdmablk_iqueue_goes_alone(struct rdmablk_iqueue *queue, bool more)
+{
+	if (!(queue->params.flags & RDMABLK_CONN_CMD_BATCH))
+		return true;
+	if (more && READ_ONCE(rdmablk_batch_submit))
+		return false;
+	/* post_lock's, but a stale view costs a message at most */
+	return !data_race(queue->batch_head) && llist_empty(&queue->held) &&
+	       !rdmablk_iqueue_corked(queue);
 }
 
 /*
@@ -577,10 +600,14 @@ static bool rdmablk_ireq_push(struct rdmablk_iqueue *queue,
 
 /*
  * Map the data; small writes pushed into a slot of the target's, or
- * inline, else one fast registration.
+ * inline, else one fast registration. A write that would go in a SEND of
+ * its own (@alone) and fits inline goes inline: pushed, it would take
+ * two messages, the payload's and the command's, where inline it takes
+ * one; pushing pays where the command shares its SEND.
  */
 static int rdmablk_ireq_map_data(struct rdmablk_iqueue *queue,
-				 struct request *rq, struct rdmablk_cmd_info *c)
+				 struct request *rq, struct rdmablk_cmd_info *c,
+				 bool alone)
 {
 	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
 	struct scatterlist *sg;
@@ -608,6 +635,7 @@ static int rdmablk_ireq_map_data(struct rdmablk_iqueue *queue,
 		}
 		/* A pushed command may share a SEND; an inline one may not. */
 		if (c->length <= RDMABLK_PUSH_SLOT_SIZE &&
+		    !(alone && c->length <= queue->params.inline_max) &&
 		    rdmablk_ireq_push(queue, req, c))
 			return 0;
 		if (c->length <= queue->params.inline_max) {
@@ -700,7 +728,8 @@ blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 
 	if (blk_rq_nr_phys_segments(rq) &&
 	    (c.opcode == RDMABLK_OP_READ || c.opcode == RDMABLK_OP_WRITE)) {
-		ret = rdmablk_ireq_map_data(queue, rq, &c);
+		ret = rdmablk_ireq_map_data(queue, rq, &c,
+					    rdmablk_iqueue_goes_alone(queue, more));
 		if (ret)
 			goto out_unmap;
 	}

@@ -22,6 +22,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/debugfs.h>
+#include <linux/log2.h>
 #include <linux/moduleparam.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -44,6 +45,42 @@ static unsigned int rdmablk_read_imm_max = 4096;
 module_param_named(read_imm_max, rdmablk_read_imm_max, uint, 0644);
 MODULE_PARM_DESC(read_imm_max,
 		 "Target: largest READ, in bytes, completed by RDMA WRITE_WITH_IMM instead of a response when the initiator offers it; 0: never; applies to new connections (default: 4096)");
+
+/*
+ * Largest write payload a command's SEND may carry, and so what each
+ * receive holds besides the command. 4 KiB lets a small write that goes
+ * alone (queue depth 1) go in one message even where it could be pushed
+ * (RDMABLK_CONN_WRITE_PUSH); 1 KiB lets four receives share a page, 384
+ * KiB less per connection at the default depth, and sends every write of
+ * 1 to 4 KiB either pushed or with its pages registered. A receive holds
+ * a batch of commands, so not less than RDMABLK_PUSH_INLINE_MAX.
+ */
+static unsigned int rdmablk_inline_max = RDMABLK_INLINE_MAX;
+
+static int rdmablk_param_set_inline_max(const char *val,
+					const struct kernel_param *kp)
+{
+	unsigned int n;
+	int ret;
+
+	ret = kstrtouint(val, 0, &n);
+	if (ret)
+		return ret;
+	if (n < RDMABLK_PUSH_INLINE_MAX || n > RDMABLK_INLINE_MAX ||
+	    !is_power_of_2(n))
+		return -EINVAL;
+	WRITE_ONCE(*(unsigned int *)kp->arg, n);
+	return 0;
+}
+
+static const struct kernel_param_ops rdmablk_inline_max_ops = {
+	.set = rdmablk_param_set_inline_max,
+	.get = param_get_uint,
+};
+module_param_cb(inline_max, &rdmablk_inline_max_ops, &rdmablk_inline_max,
+		0644);
+MODULE_PARM_DESC(inline_max,
+		 "Target: largest write payload, in bytes, carried inline in a command's SEND: 1024, 2048 or 4096; below 4096 receives share pages and writes above it go pushed (write push) or registered; applies to new connections (default: 4096)");
 
 /*
  * Admission: every connection costs a PD, a CQ, a QP and buffers before
@@ -223,7 +260,7 @@ static void rdmablk_tconn_free_bufs(struct rdmablk_tconn *conn)
 /*
  * Receives and request contexts, and the push area. A receive's payload
  * (inline data, a batch's commands) is inline_max bytes: a page of its
- * own at 4 KiB, a share of one at RDMABLK_PUSH_INLINE_MAX.
+ * own at 4 KiB, a share of one below.
  */
 static int rdmablk_tconn_alloc_bufs(struct rdmablk_tconn *conn)
 {
@@ -339,17 +376,38 @@ static void rdmablk_tconn_qp_event(struct ib_event *ev, void *ctx)
 }
 
 /*
+ * SGEs a send work request of the QP may gather. One RDMA READ or WRITE
+ * takes a command's pages up to that many at once; a batch of responses
+ * takes one SGE each (up to RDMABLK_RSP_BATCH_MAX). Providers size every
+ * send queue entry for the most SGEs the QP asks for (soft-RoCE: 208
+ * bytes and 16 a SGE, rounded up to a power of two, so the device's 32
+ * make entries of 1 KiB and 16 make 512 bytes), and the send queue holds
+ * about a thousand entries at the default depth, so 16 rather than the
+ * device's 32 halve it: 512 KiB less per connection. A 128 KiB payload
+ * then takes two work requests instead of one.
+ */
+#define RDMABLK_TSEND_SGE	16U
+
+/* Work requests (or MRs) that move @pages pages on @conn's QP. */
+static unsigned int rdmablk_tconn_rw_units(struct rdmablk_tconn *conn,
+					   unsigned int pages)
+{
+	return max(rdma_rw_mr_factor(conn->dev, conn->port_num, pages),
+		   DIV_ROUND_UP(pages, conn->rw_sge));
+}
+
+/*
  * Units of RDMA READ/WRITE the send queue must hold at once: a unit is
- * one work request (or one MR with its registration, on devices that
- * register) moving up to a device-given number of pages, and every
- * command with a payload takes at least one. Sized for every command at
- * the largest size, that is nr_reqs * 8 on a device of 32 SGEs, 2,048
- * units for the default depth: what soft-RoCE makes a 4 MiB ring of. But
- * the payload budget bounds the pages that the commands of a connection
- * hold at once (tbudget.c: at most max(budget, one command)), and so the
- * units: a command of p pages takes ceil(p / per-unit pages), at most one
- * more than its share of the pages, whence nr_reqs + units(pages). Only a
- * connection without a budget needs the full product.
+ * one work request of up to rw_sge pages (or one MR with its
+ * registration, on devices that register), and every command with a
+ * payload takes at least one. Sized for every command at the largest
+ * size, that is nr_reqs * 16 at 16 SGEs, 4,096 units for the default
+ * depth: a 2 MiB ring on soft-RoCE. But the payload budget bounds the
+ * pages that the commands of a connection hold at once (tbudget.c: at
+ * most max(budget, one command)), and so the units: a command of p >= 1
+ * pages takes ceil(p / u) <= 1 + (p - 1) / u units of u pages, so n
+ * commands holding P pages in all take at most n + (P - n) / u, most for
+ * n = nr_reqs. Only a connection without a budget needs the full product.
  */
 static unsigned int rdmablk_tconn_rw_ctxs(struct rdmablk_tconn *conn)
 {
@@ -357,15 +415,15 @@ static unsigned int rdmablk_tconn_rw_ctxs(struct rdmablk_tconn *conn)
 	unsigned int all, bounded;
 	u64 pages;
 
-	all = conn->nr_reqs * rdma_rw_mr_factor(conn->dev, conn->port_num,
-						max_io_pages);
+	all = conn->nr_reqs * rdmablk_tconn_rw_units(conn, max_io_pages);
 	if (!conn->budget.max)
 		return all;
 	pages = max_t(u64, conn->budget.max >> PAGE_SHIFT, max_io_pages);
 	if (pages > UINT_MAX)
 		return all;
-	bounded = conn->nr_reqs + rdma_rw_mr_factor(conn->dev, conn->port_num,
-						    pages);
+	bounded = conn->nr_reqs +
+		  rdmablk_tconn_rw_units(conn, pages - min_t(u64, pages,
+							     conn->nr_reqs));
 	return min(all, bounded);
 }
 
@@ -376,6 +434,12 @@ static int rdmablk_tconn_create_qp(struct rdmablk_tconn *conn)
 	unsigned int ctxs;
 	int ret;
 
+	BUILD_BUG_ON(RDMABLK_RSP_BATCH_MAX > RDMABLK_TSEND_SGE);
+	attr.cap.max_send_sge = min_t(int, RDMABLK_TSEND_SGE,
+				      max(dev->attrs.max_sge_rd,
+					  dev->attrs.max_send_sge));
+	/* An RDMA READ scatters into no more than max_sge_rd. */
+	conn->rw_sge = min_t(u32, attr.cap.max_send_sge, dev->attrs.max_sge_rd);
 	ctxs = rdmablk_tconn_rw_ctxs(conn);
 
 	/* +1 each: the push area's registration (tpush.c) */
@@ -393,8 +457,6 @@ static int rdmablk_tconn_create_qp(struct rdmablk_tconn *conn)
 	/* +1 for ib_drain_qp(), +1 for the push area's registration */
 	attr.cap.max_send_wr = conn->nr_reqs + 2;
 	attr.cap.max_rdma_ctxs = ctxs;
-	attr.cap.max_send_sge = max(dev->attrs.max_sge_rd,
-				    dev->attrs.max_send_sge);
 	attr.cap.max_recv_wr = conn->nr_recvs + 1;
 	attr.cap.max_recv_sge = 2;
 
@@ -407,7 +469,7 @@ static int rdmablk_tconn_create_qp(struct rdmablk_tconn *conn)
 	conn->send_wr = attr.cap.max_send_wr;
 	/* A batched SEND gathers each response from its own buffer. */
 	conn->rsp_batch_max = min_t(u32, RDMABLK_RSP_BATCH_MAX,
-				    dev->attrs.max_send_sge);
+				    attr.cap.max_send_sge);
 	if (conn->rsp_batch_max < 2)
 		conn->params.flags &= ~RDMABLK_CONN_RSP_BATCH;
 	return 0;
@@ -671,9 +733,7 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	}
 	conn->params.max_queues = RDMABLK_MAX_QUEUES;
 	conn->params.max_io_size = RDMABLK_MAX_IO_SIZE;
-	/* Writes of a slot are pushed: receives need not hold them. */
-	conn->params.inline_max = conn->params.flags & RDMABLK_CONN_WRITE_PUSH ?
-				  RDMABLK_PUSH_INLINE_MAX : RDMABLK_INLINE_MAX;
+	conn->params.inline_max = READ_ONCE(rdmablk_inline_max);
 	conn->nr_recvs = conn->params.queue_depth + 1;
 	/* Responses may complete after the initiator reused their credit. */
 	conn->nr_reqs = 2 * conn->params.queue_depth;

@@ -1184,10 +1184,11 @@ std::string expect_batch_drop(Session &s, const Config &cfg, std::span<const Cmd
 std::string push_slots_refused(const Config &cfg)
 {
 	auto s = connect_offering(cfg, RDMABLK_CONN_WRITE_PUSH, "RDMABLK_CONN_WRITE_PUSH");
-	if (s->rep().inline_max != RDMABLK_PUSH_INLINE_MAX)
-		throw Failure{"inline_max " + std::to_string(RDMABLK_PUSH_INLINE_MAX) +
-				      " with write push agreed",
-			      "inline_max " + std::to_string(s->rep().inline_max)};
+	const std::uint32_t inline_max = s->rep().inline_max;
+	if (inline_max < RDMABLK_PUSH_INLINE_MAX || inline_max > RDMABLK_PUSH_SLOT_SIZE)
+		throw Failure{"inline_max " + std::to_string(RDMABLK_PUSH_INLINE_MAX) + " to " +
+				      std::to_string(RDMABLK_PUSH_SLOT_SIZE) + " with write push agreed",
+			      "inline_max " + std::to_string(inline_max)};
 	const Response r = expect_status(*s, cfg, open_cmd(*s), open_payload(cfg.export_name),
 					 RDMABLK_S_OK, "OPEN of export " + cfg.export_name);
 	if (!r.open)
