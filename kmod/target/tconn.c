@@ -386,7 +386,10 @@ static void rdmablk_tconn_qp_event(struct ib_event *ev, void *ctx)
  * device's 32 halve it: 512 KiB less per connection. A 128 KiB payload
  * then takes two work requests instead of one.
  */
-#define RDMABLK_TSEND_SGE	16U
+static unsigned int rdmablk_send_sge = 16;
+module_param_named(send_sge, rdmablk_send_sge, uint, 0644);
+MODULE_PARM_DESC(send_sge,
+		 "Target: most SGEs of a send work request, so pages one RDMA READ or WRITE moves; fewer make each send queue entry smaller; 0: the device's most; applies to new connections (default: 16)");
 
 /* Work requests (or MRs) that move @pages pages on @conn's QP. */
 static unsigned int rdmablk_tconn_rw_units(struct rdmablk_tconn *conn,
@@ -431,13 +434,14 @@ static int rdmablk_tconn_create_qp(struct rdmablk_tconn *conn)
 {
 	struct ib_device *dev = conn->dev;
 	struct ib_qp_init_attr attr = {};
-	unsigned int ctxs;
+	unsigned int ctxs, sge;
 	int ret;
 
-	BUILD_BUG_ON(RDMABLK_RSP_BATCH_MAX > RDMABLK_TSEND_SGE);
-	attr.cap.max_send_sge = min_t(int, RDMABLK_TSEND_SGE,
-				      max(dev->attrs.max_sge_rd,
-					  dev->attrs.max_send_sge));
+	attr.cap.max_send_sge = max(dev->attrs.max_sge_rd,
+				    dev->attrs.max_send_sge);
+	sge = READ_ONCE(rdmablk_send_sge);
+	if (sge && sge < attr.cap.max_send_sge)
+		attr.cap.max_send_sge = sge;
 	/* An RDMA READ scatters into no more than max_sge_rd. */
 	conn->rw_sge = min_t(u32, attr.cap.max_send_sge, dev->attrs.max_sge_rd);
 	ctxs = rdmablk_tconn_rw_ctxs(conn);
