@@ -267,15 +267,14 @@ static int rdmablk_tconn_alloc_bufs(struct rdmablk_tconn *conn)
 	unsigned int i, payload;
 	int ret;
 
-	/* First: a connection left without one takes inline writes. */
+	/* First: a connection left without one sends writes another way. */
 	if (conn->params.flags & RDMABLK_CONN_WRITE_PUSH) {
 		ret = rdmablk_tpush_alloc(conn);
 		if (ret) {
-			tconn_err_ratelimited(conn, "no push area: %d; small writes go inline\n",
+			tconn_err_ratelimited(conn, "no push area: %d; small writes go inline or registered\n",
 					      ret);
 			rdmablk_tpush_free(conn);
 			conn->params.flags &= ~RDMABLK_CONN_WRITE_PUSH;
-			conn->params.inline_max = RDMABLK_INLINE_MAX;
 		}
 	}
 	payload = conn->params.inline_max;
@@ -391,50 +390,61 @@ module_param_named(send_sge, rdmablk_send_sge, uint, 0644);
 MODULE_PARM_DESC(send_sge,
 		 "Target: most SGEs of a send work request, so pages one RDMA READ or WRITE moves; fewer make each send queue entry smaller; 0: the device's most; applies to new connections (default: 16)");
 
-/* Work requests (or MRs) that move @pages pages on @conn's QP. */
-static unsigned int rdmablk_tconn_rw_units(struct rdmablk_tconn *conn,
-					   unsigned int pages)
+/* Units of @per pages (0: the device's MRs) that move @pages pages. */
+static unsigned int rdmablk_tconn_units_of(struct rdmablk_tconn *conn,
+					   unsigned int per, unsigned int pages)
 {
-	return max(rdma_rw_mr_factor(conn->dev, conn->port_num, pages),
-		   DIV_ROUND_UP(pages, conn->rw_sge));
+	return per ? DIV_ROUND_UP(pages, per) :
+		     rdma_rw_mr_factor(conn->dev, conn->port_num, pages);
 }
 
 /*
  * Units of RDMA READ/WRITE the send queue must hold at once: a unit is
- * one work request of up to rw_sge pages (or one MR with its
- * registration, on devices that register), and every command with a
- * payload takes at least one. Sized for every command at the largest
- * size, that is nr_reqs * 16 at 16 SGEs, 4,096 units for the default
- * depth: a 2 MiB ring on soft-RoCE. But the payload budget bounds the
- * pages that the commands of a connection hold at once (tbudget.c: at
+ * one work request of up to @per pages (@per 0: one MR with its
+ * registration and invalidation, rdma_rw_mr_factor()), and every command
+ * with a payload takes at least one. Sized for every command at the
+ * largest size, that is nr_reqs * 16 at 16 SGEs, 4,096 units for the
+ * default depth: a 4 MiB ring on soft-RoCE. But the payload budget bounds
+ * the pages that the commands of a connection hold at once (tbudget.c: at
  * most max(budget, one command)), and so the units: a command of p >= 1
  * pages takes ceil(p / u) <= 1 + (p - 1) / u units of u pages, so n
  * commands holding P pages in all take at most n + (P - n) / u, most for
  * n = nr_reqs. Only a connection without a budget needs the full product.
  */
-static unsigned int rdmablk_tconn_rw_ctxs(struct rdmablk_tconn *conn)
+static unsigned int rdmablk_tconn_rw_units(struct rdmablk_tconn *conn,
+					   unsigned int per)
 {
 	unsigned int max_io_pages = RDMABLK_MAX_IO_SIZE >> PAGE_SHIFT;
 	unsigned int all, bounded;
 	u64 pages;
 
-	all = conn->nr_reqs * rdmablk_tconn_rw_units(conn, max_io_pages);
+	all = conn->nr_reqs * rdmablk_tconn_units_of(conn, per, max_io_pages);
 	if (!conn->budget.max)
 		return all;
 	pages = max_t(u64, conn->budget.max >> PAGE_SHIFT, max_io_pages);
 	if (pages > UINT_MAX)
 		return all;
-	bounded = conn->nr_reqs +
-		  rdmablk_tconn_rw_units(conn, pages - min_t(u64, pages,
-							     conn->nr_reqs));
+	pages -= min_t(u64, pages, conn->nr_reqs);
+	bounded = conn->nr_reqs + rdmablk_tconn_units_of(conn, per, pages);
 	return min(all, bounded);
+}
+
+/*
+ * Does @conn's device move RDMA READs through MRs (ib_core's rule in
+ * rw.c, but for its rdma_rw_force_mr debugging switch)? iWARP does for
+ * every READ, a device with max_sgl_rd for those of more pages.
+ */
+static bool rdmablk_tconn_reads_register(struct rdmablk_tconn *conn)
+{
+	return rdma_protocol_iwarp(conn->dev, conn->port_num) ||
+	       conn->dev->attrs.max_sgl_rd;
 }
 
 static int rdmablk_tconn_create_qp(struct rdmablk_tconn *conn)
 {
 	struct ib_device *dev = conn->dev;
 	struct ib_qp_init_attr attr = {};
-	unsigned int ctxs, sge;
+	unsigned int ctxs, writes = 0, sge;
 	int ret;
 
 	attr.cap.max_send_sge = max(dev->attrs.max_sge_rd,
@@ -442,9 +452,17 @@ static int rdmablk_tconn_create_qp(struct rdmablk_tconn *conn)
 	sge = READ_ONCE(rdmablk_send_sge);
 	if (sge && sge < attr.cap.max_send_sge)
 		attr.cap.max_send_sge = sge;
-	/* An RDMA READ scatters into no more than max_sge_rd. */
-	conn->rw_sge = min_t(u32, attr.cap.max_send_sge, dev->attrs.max_sge_rd);
-	ctxs = rdmablk_tconn_rw_ctxs(conn);
+	if (rdmablk_tconn_reads_register(conn)) {
+		/* ib_core adds a registration and an invalidation to each. */
+		ctxs = rdmablk_tconn_rw_units(conn, 0);
+		/* RDMA WRITEs still gather pages, max_send_sge at a time. */
+		writes = rdmablk_tconn_rw_units(conn, attr.cap.max_send_sge);
+	} else {
+		/* An RDMA READ scatters into no more than max_sge_rd. */
+		ctxs = rdmablk_tconn_rw_units(conn,
+					      min_t(u32, attr.cap.max_send_sge,
+						    dev->attrs.max_sge_rd));
+	}
 
 	/* +1 each: the push area's registration (tpush.c) */
 	ret = rdmablk_tconn_create_cq(conn, conn->nr_recvs + 2 * conn->nr_reqs + 3);
@@ -459,7 +477,7 @@ static int rdmablk_tconn_create_qp(struct rdmablk_tconn *conn)
 	attr.qp_type = IB_QPT_RC;
 	attr.port_num = conn->port_num;
 	/* +1 for ib_drain_qp(), +1 for the push area's registration */
-	attr.cap.max_send_wr = conn->nr_reqs + 2;
+	attr.cap.max_send_wr = conn->nr_reqs + 2 + writes;
 	attr.cap.max_rdma_ctxs = ctxs;
 	attr.cap.max_recv_wr = conn->nr_recvs + 1;
 	attr.cap.max_recv_sge = 2;

@@ -206,9 +206,7 @@ struct rdmablk_tpush {
  * @reqs: @nr_reqs request contexts
  * @nr_reqs: count
  * @send_wr: work requests the send queue holds (responses and RDMA
- *	READ/WRITE, rdmablk_tconn_rw_ctxs()), for statistics
- * @rw_sge: pages one RDMA READ or WRITE work request moves (RDMABLK_TSEND_SGE
- *	or fewer, as the device allows)
+ *	READ/WRITE, rdmablk_tconn_rw_units()), for statistics
  * @rsp_batch_max: most responses one SEND carries (RDMABLK_CONN_RSP_BATCH:
  *	RDMABLK_RSP_BATCH_MAX, or fewer where the device gathers fewer SGEs)
  * @rsp_defer: a pass of the CQ is running (tcq.c): answers made meanwhile
@@ -273,7 +271,6 @@ struct rdmablk_tconn {
 	struct rdmablk_treq *reqs;
 	unsigned int nr_reqs;
 	unsigned int send_wr;
-	unsigned int rw_sge;
 	unsigned int rsp_batch_max;
 	bool rsp_defer;
 	struct work_struct cq_work;
