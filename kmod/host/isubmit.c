@@ -601,13 +601,14 @@ static bool rdmablk_ireq_push(struct rdmablk_iqueue *queue,
 /*
  * Map the data; small writes pushed into a slot of the target's, or
  * inline, else one fast registration. A write that would go in a SEND of
- * its own (@alone) and fits inline goes inline: pushed, it would take
- * two messages, the payload's and the command's, where inline it takes
- * one; pushing pays where the command shares its SEND.
+ * its own (rdmablk_iqueue_goes_alone(), @more as blk-mq said) and fits
+ * inline goes inline: pushed, it would take two messages, the payload's
+ * and the command's, where inline it takes one; pushing pays where the
+ * command shares its SEND. Only such writes ask whether they go alone.
  */
 static int rdmablk_ireq_map_data(struct rdmablk_iqueue *queue,
 				 struct request *rq, struct rdmablk_cmd_info *c,
-				 bool alone)
+				 bool more)
 {
 	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
 	struct scatterlist *sg;
@@ -635,7 +636,8 @@ static int rdmablk_ireq_map_data(struct rdmablk_iqueue *queue,
 		}
 		/* A pushed command may share a SEND; an inline one may not. */
 		if (c->length <= RDMABLK_PUSH_SLOT_SIZE &&
-		    !(alone && c->length <= queue->params.inline_max) &&
+		    !(c->length <= queue->params.inline_max &&
+		      rdmablk_iqueue_goes_alone(queue, more)) &&
 		    rdmablk_ireq_push(queue, req, c))
 			return 0;
 		if (c->length <= queue->params.inline_max) {
@@ -728,8 +730,7 @@ blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 
 	if (blk_rq_nr_phys_segments(rq) &&
 	    (c.opcode == RDMABLK_OP_READ || c.opcode == RDMABLK_OP_WRITE)) {
-		ret = rdmablk_ireq_map_data(queue, rq, &c,
-					    rdmablk_iqueue_goes_alone(queue, more));
+		ret = rdmablk_ireq_map_data(queue, rq, &c, more);
 		if (ret)
 			goto out_unmap;
 	}
