@@ -199,8 +199,9 @@ run_fio() {
 	rxe_counters >"$OUT/$tag.rxe-before"
 	# The whole guest's CPU time (initiator, target and fio alike).
 	head -n 1 /proc/stat >"$OUT/$tag.cpu-before"
-	# Every CPU, kernel and user, sampled by the clock (TCG has no PMU).
-	[ "$PERF" = 0 ] || prof=(perf record -q -a -e cpu-clock -F 499 -o "$OUT/$tag.perf.data" --)
+	# Every CPU, kernel and user, sampled by the clock (TCG has no PMU),
+	# with call chains: what a function costs with its callees, per vCPU.
+	[ "$PERF" = 0 ] || prof=(perf record -q -a -g -e cpu-clock -F 499 -o "$OUT/$tag.perf.data" --)
 	"${prof[@]}" fio --name="$tag" --filename="$dev" --rw="$rw" --bs="$bs" --iodepth="$qd" \
 		--direct=1 "${engine[@]}" --numjobs="$jobs" "${extra[@]}" --time_based --runtime="$RUNTIME" \
 		--output-format=json --output="$OUT/$tag.json"
@@ -210,6 +211,8 @@ run_fio() {
 		# Here, where the module's and the kernel's symbols are.
 		perf report -q -i "$OUT/$tag.perf.data" --stdio --no-children -g none \
 			--sort comm,dso,sym --percent-limit 0.3 >"$OUT/$tag.perf.txt" 2>/dev/null
+		perf report -q -i "$OUT/$tag.perf.data" --stdio --children -g none \
+			--sort cpu,sym --percent-limit 0.5 >"$OUT/$tag.perf-cpu.txt" 2>/dev/null
 		rm -f "$OUT/$tag.perf.data"
 	fi
 }
