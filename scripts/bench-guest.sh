@@ -181,10 +181,11 @@ set_scheduler() {
 	grep -Eq '^none$|\[none\]' "$f" || fail "cannot set scheduler none on $1: $(cat "$f")"
 }
 
-# run_fio TAG DEV RW BS QD ENGINE NUMJOBS: one measurement, JSON, counters
-# and CPU time into $OUT.
+# run_fio TAG DEV RW BS QD ENGINE NUMJOBS: one measurement, JSON, counters,
+# CPU time and what the kernel logged meanwhile (TAG.kmsg, when anything)
+# into $OUT.
 run_fio() {
-	local tag=$1 dev=$2 rw=$3 bs=$4 qd=$5 jobs=$7 engine=(--ioengine=libaio) extra=() prof=()
+	local tag=$1 dev=$2 rw=$3 bs=$4 qd=$5 jobs=$7 engine=(--ioengine=libaio) extra=() prof=() klines
 	case $6 in
 	libaio) ;;
 	uring) engine=(--ioengine=io_uring) ;;
@@ -197,6 +198,9 @@ run_fio() {
 	[ "$jobs" -eq 1 ] || extra+=(--group_reporting)
 	[ "$rw" != randrw ] || extra+=(--rwmixread=70)
 	rxe_counters >"$OUT/$tag.rxe-before"
+	# What the kernel logs during the run (a lost connection, a reconnect):
+	# scripts/bench calls such a run's figures into question.
+	klines=$(dmesg | wc -l)
 	# The whole guest's CPU time (initiator, target and fio alike).
 	head -n 1 /proc/stat >"$OUT/$tag.cpu-before"
 	# Every CPU, kernel and user, sampled by the clock (TCG has no PMU),
@@ -207,6 +211,8 @@ run_fio() {
 		--output-format=json --output="$OUT/$tag.json"
 	head -n 1 /proc/stat >"$OUT/$tag.cpu-after"
 	rxe_counters >"$OUT/$tag.rxe-after"
+	dmesg | tail -n +$((klines + 1)) >"$OUT/$tag.kmsg"
+	[ -s "$OUT/$tag.kmsg" ] || rm -f "$OUT/$tag.kmsg"
 	if [ "$PERF" != 0 ]; then
 		# Here, where the module's and the kernel's symbols are.
 		perf report -q -i "$OUT/$tag.perf.data" --stdio --no-children -g none \
