@@ -208,6 +208,12 @@ vm_mtu() {
 	echo "${m:-${RDMABLK_VM_MTU:-1500}}"
 }
 
+# vm_mtu_valid MTU: true when MTU is an Ethernet MTU the guests' links take,
+# 1280 (IPv6's least) to 9000 (the taps' jumbo frames).
+vm_mtu_valid() {
+	[[ $1 =~ ^[1-9][0-9]*$ ]] && [ "$1" -ge 1280 ] && [ "$1" -le 9000 ]
+}
+
 # vm_write_conf DIR KEY=VALUE...: the guest's /results/vm.conf.
 vm_write_conf() {
 	local dir=$1 kv v
@@ -515,8 +521,7 @@ vm_header_problem() {
 		echo "missing '# PROVES:' header"
 	elif [[ ! $(vm_header_var "$1" VM_TIMEOUT) =~ ^[1-9][0-9]*$ ]]; then
 		echo "VM_TIMEOUT missing or not a number of seconds"
-	elif [[ ! $(vm_mtu "$1") =~ ^[1-9][0-9]*$ ]] || [ "$(vm_mtu "$1")" -lt 1280 ] ||
-		[ "$(vm_mtu "$1")" -gt 9000 ]; then
+	elif ! vm_mtu_valid "$(vm_mtu "$1")"; then
 		echo "VM_MTU (or RDMABLK_VM_MTU) must be a number from 1280 to 9000"
 	elif [[ ! $(vm_header_var "$1" VM_RDMA) =~ ^(|yes|no)$ ]]; then
 		echo "VM_RDMA must be yes or no"
