@@ -26,7 +26,8 @@
  * rdmablk_ipath_teardown() (quiesce for the while, stop and drain,
  * requeue what got no answer, free): the requests go to another live path
  * at once, or wait (the queue stays quiesced) until one is live.
- * reconnect_work then tries the path every reconnect_delay. A successful
+ * reconnect_work then tries the path, at once if it had been stable for
+ * RDMABLK_FLAP_WINDOW, then every reconnect_delay. A successful
  * attempt checks the export's UUID (a different export behind the address
  * is never written to) and size (a resize resizes the disk) and makes the
  * path LIVE. The works are (re-)armed only through rdmablk_ipath_arm(),

@@ -3,7 +3,8 @@
  * Initiator devices: recovery, path by path. A path's lost connection
  * takes its queues down (err_work): the requests that got no answer go
  * at once to another live path, or wait for one. reconnect_work tries the
- * path again every reconnect_delay until ctrl_loss_tmo, ka_work notices a
+ * path again, at once if it was stable (rdmablk_first_attempt_hold()),
+ * then every reconnect_delay until ctrl_loss_tmo; ka_work notices a
  * silent target. The device's state follows its paths'
  * (rdmablk_idev_update_state()); fail_fast_work fails queued I/O when no
  * path was live for fast_io_fail_tmo. Every state change goes through the
@@ -610,32 +611,41 @@ void rdmablk_ipath_err_work(struct work_struct *work)
 	spin_unlock_irqrestore(&idev->state_lock, flags);
 	reset = test_bit(RDMABLK_IPATH_RESET, &path->flags);
 	/*
-	 * A path that keeps falling soon after it came up waits longer
-	 * before it tries again, while other paths carry the I/O: with
-	 * none live, waiting would only hold the I/O up.
+	 * A stable path tries again at once, a reset too; a path that
+	 * keeps falling soon after it came up waits, and longer while
+	 * other paths carry the I/O (rdmablk_first_attempt_hold()).
 	 */
 	delay = READ_ONCE(idev->tmo.reconnect_delay) * HZ;
 	loss_tmo = READ_ONCE(idev->tmo.ctrl_loss_tmo);
-	hold = dev_down || reset ? delay :
-	       rdmablk_flap_hold(delay, flaps, loss_tmo < 0 ? ULONG_MAX :
-					       (unsigned long)loss_tmo * HZ);
+	hold = reset ? 0 :
+	       rdmablk_first_attempt_hold(delay, flaps, !dev_down,
+					  loss_tmo < 0 ? ULONG_MAX :
+					  (unsigned long)loss_tmo * HZ);
 	if (dev_down)
-		pr_warn("%s: connection to %pISpc lost (%s); reconnecting every %u s\n",
+		pr_warn("%s: connection to %pISpc lost (%s); reconnecting every %u s%s\n",
 			idev->name, &path->addr, why,
-			READ_ONCE(idev->tmo.reconnect_delay));
+			READ_ONCE(idev->tmo.reconnect_delay),
+			hold ? "" : ", the first attempt now");
 	else if (hold > delay)
 		pr_warn("%s: path %u to %pISpc lost (%s) soon after it came up, %u%s times in a row; its I/O goes to the other paths, next attempt in %lu s\n",
 			idev->name, path->id, &path->addr, why, flaps,
 			flaps >= RDMABLK_FLAPS_MAX ? " or more" : "", hold / HZ);
 	else
-		pr_warn("%s: path %u to %pISpc lost (%s); its I/O goes to the other paths, reconnecting every %u s\n",
+		pr_warn("%s: path %u to %pISpc lost (%s); its I/O goes to the other paths, reconnecting every %u s%s\n",
 			idev->name, path->id, &path->addr, why,
-			READ_ONCE(idev->tmo.reconnect_delay));
+			READ_ONCE(idev->tmo.reconnect_delay),
+			hold ? "" : ", the first attempt now");
 
 	rdmablk_ipath_teardown(path, true);
 
+	/*
+	 * An attempt made at once counts on top of the reconnect_delay
+	 * schedule's (rdmablk_idev_max_attempts()).
+	 */
 	if (test_and_clear_bit(RDMABLK_IPATH_RESET, &path->flags))
 		rdmablk_ipath_attempt_now(path, true);
+	else if (!hold)
+		rdmablk_ipath_attempt_now(path, false);
 	else
 		rdmablk_ipath_arm_reconnect(path, hold);
 	rdmablk_idev_event(idev, RDMABLK_EVENT_PATH_FAILOVER, path, why);

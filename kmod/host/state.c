@@ -292,3 +292,32 @@ unsigned long rdmablk_flap_hold(unsigned long delay, u32 flaps,
 	hold = min_t(unsigned long, hold, RDMABLK_FLAP_HOLD_MAX);
 	return max(min(hold, loss_tmo), delay);
 }
+
+/**
+ * rdmablk_first_attempt_hold() - how long a lost path waits before its
+ *	first reconnect attempt
+ * @delay: reconnect_delay, in jiffies
+ * @flaps: rdmablk_flaps_after_loss() of this loss
+ * @others_live: another path of the device is live and carries its I/O
+ * @loss_tmo: ctrl_loss_tmo in jiffies, ULONG_MAX for none
+ *
+ * A path that was stable (this loss is no flap) tries again at once:
+ * what took it down (the target closing its connections, a transport
+ * error on a link that still works) is most often over by then, and a
+ * disk with no other live path would only hold its I/O up for
+ * reconnect_delay. An attempt that fails leaves the rest to the
+ * reconnect_delay schedule, so an outage costs one attempt more, not
+ * a faster cadence; a path that flaps gets no attempt at once until it
+ * has been stable again. A flapping path waits reconnect_delay, and
+ * while other paths are live rdmablk_flap_hold().
+ *
+ * Return: the wait in jiffies, 0 for at once.
+ */
+unsigned long rdmablk_first_attempt_hold(unsigned long delay, u32 flaps,
+					 bool others_live,
+					 unsigned long loss_tmo)
+{
+	if (!flaps)
+		return 0;
+	return others_live ? rdmablk_flap_hold(delay, flaps, loss_tmo) : delay;
+}

@@ -61,9 +61,9 @@ enum rdmablk_ka_action rdmablk_ka_check(unsigned long now,
 					unsigned long kato);
 
 /*
- * A path lost within RDMABLK_FLAP_WINDOW of becoming live flaps; while
- * another path is live it waits rdmablk_flap_hold() before its first
- * reconnect attempt, up to RDMABLK_FLAP_HOLD_MAX.
+ * A path lost within RDMABLK_FLAP_WINDOW of becoming live flaps: its first
+ * reconnect attempt is not made at once, and while another path is live
+ * it waits rdmablk_flap_hold() for it, up to RDMABLK_FLAP_HOLD_MAX.
  */
 #define RDMABLK_FLAP_WINDOW	(30 * HZ)
 #define RDMABLK_FLAP_HOLD_MAX	(60 * HZ)
@@ -73,6 +73,9 @@ enum rdmablk_ka_action rdmablk_ka_check(unsigned long now,
 u32 rdmablk_flaps_after_loss(u32 flaps, unsigned long live_for);
 unsigned long rdmablk_flap_hold(unsigned long delay, u32 flaps,
 				unsigned long loss_tmo);
+unsigned long rdmablk_first_attempt_hold(unsigned long delay, u32 flaps,
+					 bool others_live,
+					 unsigned long loss_tmo);
 
 /**
  * rdmablk_ka_interval() - how often a live path's queues are looked at

@@ -320,6 +320,28 @@ static void rdmablk_state_flap_hold(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rdmablk_flap_hold(90 * HZ, 3, ULONG_MAX), 90UL * HZ);
 }
 
+/*
+ * The first reconnect attempt: at once after a stable spell, with or
+ * without another live path; after a flap, reconnect_delay with no other
+ * path live (holding back would hold the I/O up), else the flap hold.
+ */
+static void rdmablk_state_first_attempt(struct kunit *test)
+{
+	const unsigned long delay = 2 * HZ;
+	u32 flaps = rdmablk_flaps_after_loss(5, RDMABLK_FLAP_WINDOW);
+
+	KUNIT_EXPECT_EQ(test, rdmablk_first_attempt_hold(delay, flaps, false, ULONG_MAX), 0UL);
+	KUNIT_EXPECT_EQ(test, rdmablk_first_attempt_hold(delay, flaps, true, ULONG_MAX), 0UL);
+	KUNIT_EXPECT_EQ(test, rdmablk_first_attempt_hold(delay, 0, true, HZ), 0UL);
+
+	flaps = rdmablk_flaps_after_loss(0, RDMABLK_FLAP_WINDOW - 1);
+	KUNIT_EXPECT_EQ(test, rdmablk_first_attempt_hold(delay, flaps, false, ULONG_MAX), delay);
+	KUNIT_EXPECT_EQ(test, rdmablk_first_attempt_hold(delay, flaps, true, ULONG_MAX), delay);
+	KUNIT_EXPECT_EQ(test, rdmablk_first_attempt_hold(delay, 3, false, ULONG_MAX), delay);
+	KUNIT_EXPECT_EQ(test, rdmablk_first_attempt_hold(delay, 3, true, ULONG_MAX), 4 * delay);
+	KUNIT_EXPECT_EQ(test, rdmablk_first_attempt_hold(delay, 8, true, 10 * HZ), 10UL * HZ);
+}
+
 static struct kunit_case rdmablk_state_cases[] = {
 	KUNIT_CASE(rdmablk_state_table),
 	KUNIT_CASE(rdmablk_state_deleting_terminal),
@@ -332,6 +354,7 @@ static struct kunit_case rdmablk_state_cases[] = {
 	KUNIT_CASE(rdmablk_mp_standby),
 	KUNIT_CASE(rdmablk_state_keepalive),
 	KUNIT_CASE(rdmablk_state_flap_hold),
+	KUNIT_CASE(rdmablk_state_first_attempt),
 	{}
 };
 
