@@ -199,8 +199,7 @@ struct rdmablk_iqueue_stats {
  *	requests are chained when the batch is posted; NULL when none
  * @batch_tail: the last of them
  * @batch_pinned: one of them cannot wait for an earlier SEND's completion
- *	(its payload goes inline, a SEND of its own, or is over
- *	cmd_cork_max): the batch is posted
+ *	(its payload goes inline, a SEND of its own): the batch is posted
  * @held: requests whose commands wait for the SENDs in flight to complete
  *	(cmd_cork, see isubmit.c), linked by &struct rdmablk_ireq.hold_node,
  *	the newest first; taken whole (llist_del_all()) by whoever posts them

@@ -46,15 +46,12 @@
  * load the commands that come during one SEND's round trip share the
  * next SEND, its packet and its acknowledgment. A request in the
  * held list is started and POSTING like one in a batch; a command with
- * inline payload, or with a registered one over cmd_cork_max (a 128 KiB
- * transfer is 32 packets or more: it would start a round trip late to
- * save one), goes at once and takes what is held with it;
- * rdmablk_iqueue_stop() drops the held list with the batch.
+ * inline payload takes what is held with it; rdmablk_iqueue_stop() drops
+ * the held list with the batch.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/blk-mq.h>
-#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <rdma/mr_pool.h>
 
@@ -70,16 +67,6 @@ static bool rdmablk_cmd_cork = true;
 module_param_named(cmd_cork, rdmablk_cmd_cork, bool, 0644);
 MODULE_PARM_DESC(cmd_cork,
 		 "A command that comes while earlier ones are in SENDs not yet acknowledged waits for them and goes with the others that came meanwhile in one SEND (default on)");
-
-/*
- * A large payload's command does not wait (cmd_cork): the packet and
- * acknowledgment that sharing a SEND saves are nothing next to its data,
- * and held, its transfer would start a round trip late.
- */
-static unsigned int rdmablk_cmd_cork_max = SZ_32K;
-module_param_named(cmd_cork_max, rdmablk_cmd_cork_max, uint, 0644);
-MODULE_PARM_DESC(cmd_cork_max,
-		 "Largest payload in bytes of a READ or WRITE whose command may wait for the SENDs in flight (cmd_cork); a larger one goes at once, and what waits goes with it (default 32768)");
 
 static bool rdmablk_idle_inline = true;
 module_param_named(idle_inline, rdmablk_idle_inline, bool, 0644);
@@ -788,9 +775,7 @@ blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 	else
 		queue->batch_head = req;
 	queue->batch_tail = req;
-	/* Inline payload, or a large one (cmd_cork_max): no waiting. */
-	if ((req->cmd->flags & RDMABLK_CMD_INLINE) ||
-	    (req->mr && c.length > READ_ONCE(rdmablk_cmd_cork_max)))
+	if (req->cmd->flags & RDMABLK_CMD_INLINE)
 		queue->batch_pinned = true;
 	if (more && READ_ONCE(rdmablk_batch_submit)) {
 		spin_unlock(&queue->post_lock);
