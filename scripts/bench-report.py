@@ -2,9 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0
 """Turn the raw output of scripts/bench-guest.sh into the comparison table.
 
-Usage: scripts/bench-report.py RAW_DIR [--table FILE] [--summary FILE]
+Usage: scripts/bench-report.py RAW_DIR [RAW_DIR...] [--table FILE] [--summary FILE]
 
-RAW_DIR holds, per run, rR.PROFILE.STACK.json (fio JSON),
+Several RAW_DIRs (runs of the same code and settings, e.g. one bench after
+another) are reported as one: their pairs are pooled.
+
+Each pair (the two stacks' runs of a profile in one repetition, back to back)
+gives a ratio, rdmablk's IOPS over nvme-rdma's. The table gives their median,
+their range, and, from six pairs on, a 95% confidence interval for the median
+that assumes nothing about the noise's distribution (the order statistics a
+binomial with p = 1/2 puts there). Its verdict: "ahead" when the whole
+interval is above 1.0, "behind" when below, "tie" when it holds 1.0.
+
+A RAW_DIR holds, per run, rR.PROFILE.STACK.json (fio JSON),
 rR.PROFILE.STACK.rxe-before / .rxe-after (`rdma statistic show link` of both
 rxe ports) and rR.PROFILE.STACK.cpu-before / .cpu-after (the "cpu" line of the
 guest's /proc/stat; older results have none, their CPU figure is None). Prints
@@ -15,6 +25,7 @@ every run's figures and the medians as JSON.
 
 import argparse
 import json
+import math
 import re
 import statistics
 import sys
@@ -43,6 +54,8 @@ SCALING = ("randread-4k-qd32", "randread-4k-qd32-2j")
 # ticks a second. os.sysconf("SC_CLK_TCK") would be this host's value, not
 # necessarily the guest's.
 USER_HZ = 100
+# Confidence of the interval given for a median ratio.
+CI_LEVEL = 0.95
 RUN_RE = re.compile(r"^r(\d+)\.([A-Za-z0-9-]+)\.(rdmablk|nvme)\.json$")
 
 
@@ -143,7 +156,9 @@ def cpu_busy_us(raw, tag):
     return (busy_jiffies(after) - busy_jiffies(before)) * 1e6 / USER_HZ
 
 
-def collect(raw):
+def collect(raw, run_set=0):
+    """Every run in @raw; @run_set tells the pairs of one RAW_DIR from
+    those of another."""
     runs = []
     for f in sorted(raw.iterdir()):
         m = RUN_RE.match(f.name)
@@ -168,7 +183,9 @@ def collect(raw):
         fig["cpu_us_per_io"] = (
             None if fig["cpu_busy_us"] is None else fig["cpu_busy_us"] / fig["ios"]
         )
-        runs.append({"repeat": rep, "profile": profile, "stack": stack, **fig})
+        runs.append(
+            {"set": run_set, "repeat": rep, "profile": profile, "stack": stack, **fig}
+        )
     if not runs:
         die(f"no fio results in {raw}")
     return runs
@@ -178,6 +195,37 @@ def median_of(values):
     """Median of the values that are not None; None if none is."""
     vals = [v for v in values if v is not None]
     return statistics.median(vals) if vals else None
+
+
+def median_ci(values, level=CI_LEVEL):
+    """A distribution-free confidence interval for the median of @values:
+    the k-th smallest and the k-th largest, k as large as keeps the chance
+    that the median lies between them at @level or more. That chance is
+    1 - 2 P(B <= k - 1), B ~ Binomial(n, 1/2), whatever the distribution.
+    None when even the smallest and the largest fall short (fewer than six
+    values for 95%)."""
+    xs = sorted(values)
+    n = len(xs)
+    best = None
+    tail = 0.0
+    for k in range(1, n // 2 + 1):
+        tail += math.comb(n, k - 1) / 2**n
+        if 1 - 2 * tail < level:
+            break
+        best = (xs[k - 1], xs[n - k])
+    return best
+
+
+def verdict(ci):
+    """"ahead", "behind" or "tie" for a ratio's interval @ci; None without one."""
+    if ci is None:
+        return None
+    lo, hi = ci
+    if lo > 1.0:
+        return "ahead"
+    if hi < 1.0:
+        return "behind"
+    return "tie"
 
 
 def medians(runs):
@@ -205,27 +253,41 @@ def medians(runs):
             out[p][s]["runs"] = len(sel)
         # Median of the per-repetition ratios: each pair ran back to back.
         pairs = []
-        for rep in sorted({r["repeat"] for r in runs if r["profile"] == p}):
-            a = [r for r in runs if r["profile"] == p and r["repeat"] == rep]
+        for key in sorted({(r["set"], r["repeat"]) for r in runs if r["profile"] == p}):
+            a = [r for r in runs if r["profile"] == p and (r["set"], r["repeat"]) == key]
             by = {r["stack"]: r for r in a}
             if len(by) == 2 and by["nvme"]["iops"] > 0:
                 pairs.append(by["rdmablk"]["iops"] / by["nvme"]["iops"])
+        if not pairs:
+            die(f"no pair of runs for {p}")
+        ci = median_ci(pairs)
+        out[p]["pairs"] = len(pairs)
         out[p]["ratio"] = statistics.median(pairs)
         out[p]["ratio_min"] = min(pairs)
         out[p]["ratio_max"] = max(pairs)
+        out[p]["ratio_ci95"] = list(ci) if ci else None
+        out[p]["verdict"] = verdict(ci)
     return out
 
 
-def scaling(med):
-    """Per stack, the median IOPS with two jobs over that with one; None
-    unless both profiles were measured."""
+def scaling(runs):
+    """Per stack, the median IOPS with two jobs over that with one, from
+    the result directories that measured both; None if none did."""
     one, two = SCALING
-    if one not in med or two not in med:
+    sets = {r["set"] for r in runs if r["profile"] == one} & {
+        r["set"] for r in runs if r["profile"] == two
+    }
+    if not sets:
         return None
     out = {"one_job": one, "two_jobs": two}
     for s in STACKS:
-        base = med[one][s]["iops"]
-        out[s] = med[two][s]["iops"] / base if base > 0 else None
+        iops = {
+            p: median_of(
+                r["iops"] for r in runs if r["set"] in sets and r["profile"] == p and r["stack"] == s
+            )
+            for p in SCALING
+        }
+        out[s] = iops[two] / iops[one] if iops[one] else None
     return out
 
 
@@ -261,12 +323,21 @@ def cpu_fmt(v):
     return f"{v:,.0f}" if v >= 100 else f"{v:.1f}"
 
 
+def ci_fmt(m):
+    if m["ratio_ci95"] is None:
+        return "-"
+    lo, hi = m["ratio_ci95"]
+    return f"{lo:.2f}-{hi:.2f} {m['verdict']}"
+
+
 def table(med):
     head = [
         "profile",
         "rdmablk IOPS",
         "nvme-rdma IOPS",
         "ratio",
+        "pairs",
+        "95% CI of the ratio",
         "rdmablk MB/s",
         "nvme MB/s",
         "rdmablk mean/p99 µs",
@@ -288,6 +359,8 @@ def table(med):
                 iops_fmt(a["iops"]),
                 iops_fmt(b["iops"]),
                 ratio,
+                str(m["pairs"]),
+                ci_fmt(m),
                 f"{a['mbps']:.1f}",
                 f"{b['mbps']:.1f}",
                 lat_fmt(a),
@@ -307,15 +380,17 @@ def table(med):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("raw", type=Path)
+    ap.add_argument("raw", type=Path, nargs="+")
     ap.add_argument("--table", type=Path)
     ap.add_argument("--summary", type=Path)
     args = ap.parse_args()
-    if not args.raw.is_dir():
-        die(f"{args.raw} is not a directory")
-    runs = collect(args.raw)
+    runs = []
+    for i, raw in enumerate(args.raw):
+        if not raw.is_dir():
+            die(f"{raw} is not a directory")
+        runs += collect(raw, i)
     med = medians(runs)
-    sc = scaling(med)
+    sc = scaling(runs)
     text = table(med)
     if sc:
         # A blank line ends the markdown table.
@@ -324,7 +399,11 @@ def main():
     if args.table:
         args.table.write_text(text)
     if args.summary:
-        summary = {"runs": runs, "median": med, "idle_sent_pkts_per_s": idle_rate(args.raw)}
+        summary = {
+            "runs": runs,
+            "median": med,
+            "idle_sent_pkts_per_s": idle_rate(args.raw[0]),
+        }
         if sc:
             summary["scaling"] = sc
         args.summary.write_text(json.dumps(summary, indent=2) + "\n")

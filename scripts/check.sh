@@ -148,6 +148,19 @@ static_checks() {
 		fail=$((fail + 1))
 	fi
 
+	# The bench's report: the median ratio's confidence interval, its
+	# verdict, pooled result directories.
+	section "static: scripts/bench-report.py unit tests"
+	log=build/check/bench-report.log
+	if python3 tests/scripts/bench_report_test.py -v >"$log" 2>&1; then
+		echo "ok   bench-report.py: $(grep -c ' \.\.\. ok$' "$log") tests passed"
+		pass=$((pass + 1))
+	else
+		echo "FAIL bench-report.py unit tests; see $log"
+		tail -20 "$log"
+		fail=$((fail + 1))
+	fi
+
 	# As a distribution builds it: Release (-O3), Debian's hardening flags,
 	# no -Werror (a compiler's new warning must not fail a package build).
 	# make check's other builds are RelWithDebInfo (the VM tests' programs)
