@@ -333,6 +333,15 @@ vm_start() {
 	VM_PIDS+=("$VM_PID")
 }
 
+# vm_keep_failed_boot DIR NAME WHAT DETAIL: keep a failed boot's console as
+# DIR/console.NAME.log and add to DIR/boot-retried "WHAT (DETAIL; last
+# line: ...); booted again".
+vm_keep_failed_boot() {
+	local dir=$1 kept=$1/console.$2.log
+	mv -f "$dir/console.log" "$kept"
+	echo "$3 ($4; last line: $(tail -n 1 "$kept" | tr -d '\r')); booted again" >>"$dir/boot-retried"
+}
+
 # vm_boot_guard DIR QEMU-ARGV...: run QEMU (its console in DIR/console.log)
 # and exit with its status. Under TCG a guest's kernel now and then stops
 # early in its boot, before it calibrates its timers, and never reaches user
@@ -366,8 +375,8 @@ vm_boot_guard() {
 				kill -KILL "$qpid" 2>/dev/null
 				wait "$qpid" 2>/dev/null
 				tries=$((tries + 1))
-				mv -f "$dir/console.log" "$dir/console.hung-boot.$tries.log"
-				echo "the guest's boot hung (no user space after ${limit}s; last line: $(tail -n 1 "$dir/console.hung-boot.$tries.log" | tr -d '\r')); booted again" >>"$dir/boot-retried"
+				vm_keep_failed_boot "$dir" "hung-boot.$tries" \
+					"the guest's boot hung" "no user space after ${limit}s"
 				continue 2
 			fi
 			# A pause that the traps interrupt at once.
@@ -381,8 +390,8 @@ vm_boot_guard() {
 		if [ "$tries" -lt 3 ] && [ -s "$dir/console.log" ] &&
 		   ! grep -qs 'vm-initramfs: started' "$dir/console.log"; then
 			tries=$((tries + 1))
-			mv -f "$dir/console.log" "$dir/console.ended-boot.$tries.log"
-			echo "the guest's kernel ended before user space (QEMU exit status $rc; last line: $(tail -n 1 "$dir/console.ended-boot.$tries.log" | tr -d '\r')); booted again" >>"$dir/boot-retried"
+			vm_keep_failed_boot "$dir" "ended-boot.$tries" \
+				"the guest's kernel ended before user space" "QEMU exit status $rc"
 			continue
 		fi
 		exit "$rc"
