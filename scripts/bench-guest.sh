@@ -17,6 +17,10 @@
 #   RDMABLK_BENCH_REPEAT     repetitions of the whole matrix (default 3)
 #   RDMABLK_BENCH_PROFILES   comma-separated profile names (default: all)
 #   RDMABLK_BENCH_MODULE_PARAMS  rdmablk module parameters (default: none)
+#   RDMABLK_BENCH_COMPARE    module parameters (NAME=VALUE words) of a second
+#                            rdmablk setting measured in every repetition
+#                            beside the first (runs named rdmablk-b); the
+#                            disk is attached again to switch (default: none)
 #   RDMABLK_BENCH_PERF       1: profile the whole guest during each fio run
 #                            (default 0)
 #
@@ -34,6 +38,7 @@ RUNTIME=${RDMABLK_BENCH_RUNTIME:-20}
 REPEAT=${RDMABLK_BENCH_REPEAT:-3}
 WANT=${RDMABLK_BENCH_PROFILES:-all}
 PERF=${RDMABLK_BENCH_PERF:-0}
+COMPARE=${RDMABLK_BENCH_COMPARE:-}
 OUT=$RESULTS/bench
 
 # name rw bs iodepth [engine [numjobs]]
@@ -73,6 +78,10 @@ QDEPTH=128
 
 RB_DEV=''
 NV_DEV=''
+# With COMPARE: the setting the disk is attached with now (rdmablk or
+# rdmablk-b), and each compared parameter's value as loaded.
+SETTING=rdmablk
+declare -A BASE_VALUES=()
 
 # rxe_counters: one line per port, "DEV/PORT name value name value ...".
 rxe_counters() {
@@ -97,11 +106,50 @@ setup_rdmablk() {
 	load_rdmablk ${RDMABLK_BENCH_MODULE_PARAMS:-}
 	nl listen-add "$TARGET_ADDR" >/dev/null
 	nl export-add "$EXPORT" /dev/nullb0 >/dev/null
+	attach_rdmablk
+}
+
+attach_rdmablk() {
 	RB_DEV=$(nl attach "$TARGET_ADDR" "$EXPORT" --queues "$QUEUES" \
 		--poll-queues "$POLL_QUEUES" --queue-depth "$QDEPTH" --hostid "$HOSTID")
 	[[ $RB_DEV =~ ^/dev/rdmablk[0-9]+$ ]] || fail "attach printed '$RB_DEV', not /dev/rdmablkN"
 	wait_for -t 30 test -b "$RB_DEV" || fail "$RB_DEV did not appear"
 	log "rdmablk: $RB_DEV ($("$RDMABLK_NL" dev-list | paste -sd' '))"
+}
+
+# compare_params: check that every COMPARE parameter can be written at run
+# time, and remember its value as loaded.
+compare_params() {
+	local w name f
+	for w in $COMPARE; do
+		name=${w%%=*}
+		f=/sys/module/rdmablk/parameters/$name
+		[ -e "$f" ] || fail "--compare: rdmablk has no module parameter '$name'"
+		# A parameter without write permission is set at load only.
+		[ $((0$(stat -c %a "$f") & 0200)) != 0 ] ||
+			fail "--compare: '$name' is set only when the module loads; measure it with --module-params in two benches"
+		BASE_VALUES[$name]=$(<"$f")
+	done
+}
+
+# use_setting SETTING: the disk attached with SETTING's parameters (rdmablk:
+# as loaded; rdmablk-b: COMPARE's): detached, the parameters written, and
+# attached again (connections, queues and the target's side of them made
+# anew, with the parameters read then).
+use_setting() {
+	local w name value
+	[ "$1" != "$SETTING" ] || return 0
+	nl detach "$RB_DEV"
+	for w in $COMPARE; do
+		name=${w%%=*}
+		value=${w#*=}
+		[ "$1" = rdmablk-b ] || value=${BASE_VALUES[$name]}
+		echo "$value" >"/sys/module/rdmablk/parameters/$name" ||
+			fail "--compare: cannot set $name to '$value'"
+	done
+	attach_rdmablk
+	set_scheduler "$RB_DEV"
+	SETTING=$1
 }
 
 teardown_rdmablk() {
@@ -248,6 +296,7 @@ main() {
 	setup_nvme
 	set_scheduler "$RB_DEV"
 	set_scheduler "$NV_DEV"
+	[ -z "$COMPARE" ] || compare_params
 
 	{
 		echo "date $(date -u +%Y-%m-%dT%H:%M:%SZ)"
@@ -260,6 +309,7 @@ main() {
 		echo "queues $QUEUES"
 		echo "poll_queues $POLL_QUEUES"
 		echo "rdmablk_module_params ${RDMABLK_BENCH_MODULE_PARAMS:-}"
+		[ -z "$COMPARE" ] || echo "rdmablk_compare_params $COMPARE"
 		echo "queue_depth $QDEPTH"
 		rdma link show | sed 's/^/rdma_link /'
 		for s in "$TARGET_RDMA_DEV" "$INITIATOR_RDMA_DEV"; do
@@ -285,8 +335,22 @@ main() {
 		if ((r % 2)); then stacks=(rdmablk nvme); else stacks=(nvme rdmablk); fi
 		for p in "${selected[@]}"; do
 			read -r name rw bs qd engine jobs <<<"$p"
+			# Both settings with nvme-rdma between them, the one the
+			# disk has now first: one switch a profile, and each
+			# setting first as often as the other.
+			if [ -n "$COMPARE" ]; then
+				if [ "$SETTING" = rdmablk ]; then
+					stacks=(rdmablk nvme rdmablk-b)
+				else
+					stacks=(rdmablk-b nvme rdmablk)
+				fi
+			fi
 			for s in "${stacks[@]}"; do
-				if [ "$s" = rdmablk ]; then dev=$RB_DEV; else dev=$NV_DEV; fi
+				dev=$NV_DEV
+				if [ "$s" != nvme ]; then
+					[ -z "$COMPARE" ] || use_setting "$s"
+					dev=$RB_DEV
+				fi
 				log "run $r/$REPEAT $name $s ($dev)"
 				run_fio "r$r.$name.$s" "$dev" "$rw" "$bs" "$qd" "${engine:-libaio}" "${jobs:-1}"
 			done

@@ -7,6 +7,12 @@ Usage: scripts/bench-report.py RAW_DIR [RAW_DIR...] [--table FILE] [--summary FI
 Several RAW_DIRs (runs of the same code and settings, e.g. one bench after
 another) are reported as one: their pairs are pooled.
 
+A bench run with --compare measured rdmablk in a second setting in every
+repetition (runs named rdmablk-b, nvme-rdma's run between the two). The
+first table is then the first setting against nvme-rdma, as always, and a
+second one compares the settings: per repetition, rdmablk-b's IOPS over
+rdmablk's, with the median, range, interval and verdict of those ratios.
+
 Each pair (the two stacks' runs of a profile in one repetition, back to back)
 gives a ratio, rdmablk's IOPS over nvme-rdma's. The table gives their median,
 their range, and, from six pairs on, a 95% confidence interval for the median
@@ -48,6 +54,8 @@ PROFILE_ORDER = [
     "randread-4k-qd32-batch16",
 ]
 STACKS = ("rdmablk", "nvme")
+# The second rdmablk setting of a bench run with --compare.
+SECOND = "rdmablk-b"
 # (one job, two jobs): the same load from one fio job and from two.
 SCALING = ("randread-4k-qd32", "randread-4k-qd32-2j")
 # The guest runs Debian's kernel, whose /proc/stat counts in USER_HZ = 100
@@ -56,7 +64,7 @@ SCALING = ("randread-4k-qd32", "randread-4k-qd32-2j")
 USER_HZ = 100
 # Confidence of the interval given for a median ratio.
 CI_LEVEL = 0.95
-RUN_RE = re.compile(r"^r(\d+)\.([A-Za-z0-9-]+)\.(rdmablk|nvme)\.json$")
+RUN_RE = re.compile(r"^r(\d+)\.([A-Za-z0-9-]+)\.(rdmablk|rdmablk-b|nvme)\.json$")
 
 
 def die(msg):
@@ -228,45 +236,77 @@ def verdict(ci):
     return "tie"
 
 
-def medians(runs):
-    keys = (
-        "iops",
-        "mbps",
-        "clat_mean_us",
-        "clat_p99_us",
-        "pkts_per_io",
-        "sends_per_io",
-        "cpu_us_per_io",
-    )
-    profiles = sorted(
+KEYS = (
+    "iops",
+    "mbps",
+    "clat_mean_us",
+    "clat_p99_us",
+    "pkts_per_io",
+    "sends_per_io",
+    "cpu_us_per_io",
+)
+
+
+def profiles_of(runs):
+    return sorted(
         {r["profile"] for r in runs},
         key=lambda p: (PROFILE_ORDER.index(p) if p in PROFILE_ORDER else len(PROFILE_ORDER), p),
     )
+
+
+def stack_medians(runs, profile, stack):
+    sel = [r for r in runs if r["profile"] == profile and r["stack"] == stack]
+    if not sel:
+        die(f"no {stack} run for {profile}")
+    out = {k: median_of(r[k] for r in sel) for k in KEYS}
+    out["runs"] = len(sel)
+    return out
+
+
+def ratios(runs, profile, num, den):
+    """Summary of the per-repetition ratios of @num's IOPS over @den's: the
+    runs of one repetition ran back to back (a pair, or with --compare the
+    two settings with nvme-rdma between them)."""
+    pairs = []
+    for key in sorted({(r["set"], r["repeat"]) for r in runs if r["profile"] == profile}):
+        by = {
+            r["stack"]: r
+            for r in runs
+            if r["profile"] == profile and (r["set"], r["repeat"]) == key
+        }
+        if num in by and den in by and by[den]["iops"] > 0:
+            pairs.append(by[num]["iops"] / by[den]["iops"])
+    if not pairs:
+        die(f"no pair of {num} and {den} runs for {profile}")
+    ci = median_ci(pairs)
+    return {
+        "pairs": len(pairs),
+        "ratio": statistics.median(pairs),
+        "ratio_min": min(pairs),
+        "ratio_max": max(pairs),
+        "ratio_ci95": list(ci) if ci else None,
+        "verdict": verdict(ci),
+    }
+
+
+def medians(runs):
     out = {}
-    for p in profiles:
-        out[p] = {}
-        for s in STACKS:
-            sel = [r for r in runs if r["profile"] == p and r["stack"] == s]
-            if not sel:
-                die(f"no {s} run for {p}")
-            out[p][s] = {k: median_of(r[k] for r in sel) for k in keys}
-            out[p][s]["runs"] = len(sel)
-        # Median of the per-repetition ratios: each pair ran back to back.
-        pairs = []
-        for key in sorted({(r["set"], r["repeat"]) for r in runs if r["profile"] == p}):
-            a = [r for r in runs if r["profile"] == p and (r["set"], r["repeat"]) == key]
-            by = {r["stack"]: r for r in a}
-            if len(by) == 2 and by["nvme"]["iops"] > 0:
-                pairs.append(by["rdmablk"]["iops"] / by["nvme"]["iops"])
-        if not pairs:
-            die(f"no pair of runs for {p}")
-        ci = median_ci(pairs)
-        out[p]["pairs"] = len(pairs)
-        out[p]["ratio"] = statistics.median(pairs)
-        out[p]["ratio_min"] = min(pairs)
-        out[p]["ratio_max"] = max(pairs)
-        out[p]["ratio_ci95"] = list(ci) if ci else None
-        out[p]["verdict"] = verdict(ci)
+    for p in profiles_of(runs):
+        out[p] = {s: stack_medians(runs, p, s) for s in STACKS}
+        out[p].update(ratios(runs, p, "rdmablk", "nvme"))
+    return out
+
+
+def compare_medians(runs):
+    """Per profile measured in both settings: the second setting's medians,
+    its ratio to nvme-rdma, and its ratio to the first (under "effect")."""
+    out = {}
+    for p in profiles_of(runs):
+        if not any(r["profile"] == p and r["stack"] == SECOND for r in runs):
+            continue
+        out[p] = {SECOND: stack_medians(runs, p, SECOND)}
+        out[p].update(ratios(runs, p, SECOND, "nvme"))
+        out[p]["effect"] = ratios(runs, p, SECOND, "rdmablk")
     return out
 
 
@@ -330,6 +370,21 @@ def ci_fmt(m):
     return f"{lo:.2f}-{hi:.2f} {m['verdict']}"
 
 
+def ratio_fmt(m):
+    ratio = f"{m['ratio']:.2f}"
+    if m["ratio_max"] - m["ratio_min"] > 0:
+        ratio += f" ({m['ratio_min']:.2f}-{m['ratio_max']:.2f})"
+    return ratio
+
+
+def markdown(head, rows):
+    right = [False] + [True] * (len(head) - 1)
+    lines = ["| " + " | ".join(head) + " |"]
+    lines.append("|" + "|".join("---:" if r else "---" for r in right) + "|")
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(lines) + "\n"
+
+
 def table(med):
     head = [
         "profile",
@@ -350,15 +405,12 @@ def table(med):
     rows = []
     for p, m in med.items():
         a, b = m["rdmablk"], m["nvme"]
-        ratio = f"{m['ratio']:.2f}"
-        if m["ratio_max"] - m["ratio_min"] > 0:
-            ratio += f" ({m['ratio_min']:.2f}-{m['ratio_max']:.2f})"
         rows.append(
             [
                 p,
                 iops_fmt(a["iops"]),
                 iops_fmt(b["iops"]),
-                ratio,
+                ratio_fmt(m),
                 str(m["pairs"]),
                 ci_fmt(m),
                 f"{a['mbps']:.1f}",
@@ -371,11 +423,52 @@ def table(med):
                 cpu_fmt(b["cpu_us_per_io"]),
             ]
         )
-    right = [False] + [True] * (len(head) - 1)
-    lines = ["| " + " | ".join(head) + " |"]
-    lines.append("|" + "|".join("---:" if r else "---" for r in right) + "|")
-    lines += ["| " + " | ".join(r) + " |" for r in rows]
-    return "\n".join(lines) + "\n"
+    return markdown(head, rows)
+
+
+def compare_table(med, cmp, params):
+    """The two settings side by side; @params names the second."""
+    head = [
+        "profile",
+        "rdmablk IOPS",
+        "rdmablk-b IOPS",
+        "rdmablk-b / rdmablk",
+        "pairs",
+        "95% CI",
+        "ratio to nvme-rdma, rdmablk / rdmablk-b",
+        "CPU µs/IO rdmablk / rdmablk-b",
+        "pkts/IO rdmablk / rdmablk-b",
+    ]
+    rows = []
+    for p, c in cmp.items():
+        a, b = med[p]["rdmablk"], c[SECOND]
+        rows.append(
+            [
+                p,
+                iops_fmt(a["iops"]),
+                iops_fmt(b["iops"]),
+                ratio_fmt(c["effect"]),
+                str(c["effect"]["pairs"]),
+                ci_fmt(c["effect"]),
+                f"{med[p]['ratio']:.2f} / {c['ratio']:.2f}",
+                f"{cpu_fmt(a['cpu_us_per_io'])} / {cpu_fmt(b['cpu_us_per_io'])}",
+                f"{a['pkts_per_io']:.1f} / {b['pkts_per_io']:.1f}",
+            ]
+        )
+    return f"rdmablk-b: rdmablk with {params}\n\n" + markdown(head, rows)
+
+
+def compare_params(raws):
+    """The second setting's parameters, as the first RAW_DIR's env.txt has
+    them; "--compare" when it does not say."""
+    for raw in raws:
+        try:
+            for line in (raw / "env.txt").read_text().splitlines():
+                if line.startswith("rdmablk_compare_params "):
+                    return line.split(" ", 1)[1].strip()
+        except OSError:
+            pass
+    return "the --compare parameters"
 
 
 def main():
@@ -390,11 +483,14 @@ def main():
             die(f"{raw} is not a directory")
         runs += collect(raw, i)
     med = medians(runs)
+    cmp = compare_medians(runs)
     sc = scaling(runs)
     text = table(med)
     if sc:
         # A blank line ends the markdown table.
         text += "\n" + scaling_line(sc)
+    if cmp:
+        text += "\n" + compare_table(med, cmp, compare_params(args.raw))
     sys.stdout.write(text)
     if args.table:
         args.table.write_text(text)
@@ -406,6 +502,8 @@ def main():
         }
         if sc:
             summary["scaling"] = sc
+        if cmp:
+            summary["compare"] = {"params": compare_params(args.raw), "median": cmp}
         args.summary.write_text(json.dumps(summary, indent=2) + "\n")
 
 

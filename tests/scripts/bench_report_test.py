@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Tests of scripts/bench-report.py: the median ratio's confidence interval,
-its verdict, and pairs pooled from several result directories (the two-job
-scaling taken only from those that measured both loads)."""
+its verdict, pairs pooled from several result directories (the two-job
+scaling taken only from those that measured both loads), and the table of
+two rdmablk settings measured in one bench (--compare)."""
 
 import importlib.util
 import json
 import math
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -146,6 +148,72 @@ class Report(unittest.TestCase):
         self.assertEqual([round(x, 2) for x in med["ratio_ci95"]], [0.97, 1.10])
         self.assertEqual(med["verdict"], "tie")
         self.assertIn("0.97-1.10 tie", out)
+
+
+class Compare(unittest.TestCase):
+    # Six repetitions; nvme-rdma's IOPS drift (as the host's speed does)
+    # and rdmablk's with them, so that only the same repetition's runs
+    # compare the settings.
+    NVME = [1000.0, 1400.0, 900.0, 1200.0, 1100.0, 800.0]
+    FIRST = [1.20, 1.10, 1.25, 1.15, 1.30, 1.18]
+    EFFECT = [1.04, 1.06, 1.02, 1.08, 1.05, 1.03]
+
+    def write(self, raw, params="cmd_cork=0"):
+        raw.mkdir()
+        for rep, (nv, first, eff) in enumerate(zip(self.NVME, self.FIRST, self.EFFECT), 1):
+            write_run(raw, rep, "randread-4k-qd32", "nvme", nv)
+            write_run(raw, rep, "randread-4k-qd32", "rdmablk", nv * first)
+            write_run(raw, rep, "randread-4k-qd32", "rdmablk-b", nv * first * eff)
+        if params is not None:
+            (raw / "env.txt").write_text(f"runtime 20\nrdmablk_compare_params {params}\n")
+
+    def test_settings_compared_within_each_repetition(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            raw = Path(tmp) / "a"
+            self.write(raw)
+            out, summary = Report.run_report(self, raw)
+        cmp = summary["compare"]
+        self.assertEqual(cmp["params"], "cmd_cork=0")
+        eff = cmp["median"]["randread-4k-qd32"]["effect"]
+        self.assertEqual(eff["pairs"], 6)
+        self.assertAlmostEqual(eff["ratio"], 1.045)
+        self.assertEqual([round(x, 2) for x in eff["ratio_ci95"]], [1.02, 1.08])
+        self.assertEqual(eff["verdict"], "ahead")
+        second = cmp["median"]["randread-4k-qd32"]
+        self.assertAlmostEqual(
+            second["ratio"], statistics.median(f * e for f, e in zip(self.FIRST, self.EFFECT))
+        )
+        self.assertIn("rdmablk-b: rdmablk with cmd_cork=0", out)
+        row = [line for line in out.splitlines() if line.startswith("| randread-4k-qd32 ")][1]
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        self.assertEqual(cells[3:6], ["1.04 (1.02-1.08)", "6", "1.02-1.08 ahead"])
+
+    def test_first_table_is_the_first_setting_against_nvme(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            raw = Path(tmp) / "a"
+            self.write(raw)
+            _, summary = Report.run_report(self, raw)
+        med = summary["median"]["randread-4k-qd32"]
+        self.assertEqual(med["pairs"], 6)
+        self.assertAlmostEqual(med["ratio"], (1.18 + 1.20) / 2)
+        self.assertAlmostEqual(
+            med["rdmablk"]["iops"], statistics.median(n * f for n, f in zip(self.NVME, self.FIRST))
+        )
+
+    def test_no_second_table_without_second_setting(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            raw = Path(tmp) / "a"
+            write_dir(raw, [1.1, 1.2, 1.3])
+            out, summary = Report.run_report(self, raw)
+        self.assertNotIn("compare", summary)
+        self.assertNotIn("rdmablk-b", out)
+
+    def test_params_unknown_without_env(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            raw = Path(tmp) / "a"
+            self.write(raw, params=None)
+            out, _ = Report.run_report(self, raw)
+        self.assertIn("rdmablk-b: rdmablk with the --compare parameters", out)
 
 
 if __name__ == "__main__":
