@@ -278,7 +278,7 @@ cleanup() {
 }
 
 main() {
-	local r p name rw bs qd engine jobs stacks s dev selected=()
+	local r p i name rw bs qd engine jobs stacks s dev selected=()
 	[[ $RUNTIME =~ ^[1-9][0-9]*$ ]] || fail "bad RDMABLK_BENCH_RUNTIME '$RUNTIME'"
 	[[ $REPEAT =~ ^[1-9][0-9]*$ ]] || fail "bad RDMABLK_BENCH_REPEAT '$REPEAT'"
 	for p in "${PROFILES[@]}"; do
@@ -333,17 +333,22 @@ main() {
 		# Alternate which stack goes first, so a drift over time does not
 		# always favour the same one.
 		if ((r % 2)); then stacks=(rdmablk nvme); else stacks=(nvme rdmablk); fi
+		i=0
 		for p in "${selected[@]}"; do
 			read -r name rw bs qd engine jobs <<<"$p"
-			# Both settings with nvme-rdma between them, the one the
-			# disk has now first: one switch a profile, and each
-			# setting first as often as the other.
+			# Both settings with nvme-rdma between them, which one
+			# first alternating from one repetition to the next for
+			# each profile, and from one profile to the next, so that
+			# the setting the disk has goes first (one switch a
+			# profile, one more a repetition when the profiles are
+			# even in number).
 			if [ -n "$COMPARE" ]; then
-				if [ "$SETTING" = rdmablk ]; then
+				if (((r + i) % 2)); then
 					stacks=(rdmablk nvme rdmablk-b)
 				else
 					stacks=(rdmablk-b nvme rdmablk)
 				fi
+				i=$((i + 1))
 			fi
 			for s in "${stacks[@]}"; do
 				dev=$NV_DEV
