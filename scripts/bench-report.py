@@ -459,8 +459,8 @@ def compare_table(med, cmp, params):
 
 
 def compare_params(raws):
-    """The second setting's parameters, as the first RAW_DIR's env.txt has
-    them; "--compare" when it does not say."""
+    """The second setting's parameters, as the first RAW_DIR whose env.txt
+    names them has them; "the --compare parameters" when none does."""
     for raw in raws:
         try:
             for line in (raw / "env.txt").read_text().splitlines():
@@ -489,8 +489,9 @@ def main():
     if sc:
         # A blank line ends the markdown table.
         text += "\n" + scaling_line(sc)
+    params = compare_params(args.raw) if cmp else None
     if cmp:
-        text += "\n" + compare_table(med, cmp, compare_params(args.raw))
+        text += "\n" + compare_table(med, cmp, params)
     sys.stdout.write(text)
     if args.table:
         args.table.write_text(text)
@@ -503,7 +504,7 @@ def main():
         if sc:
             summary["scaling"] = sc
         if cmp:
-            summary["compare"] = {"params": compare_params(args.raw), "median": cmp}
+            summary["compare"] = {"params": params, "median": cmp}
         args.summary.write_text(json.dumps(summary, indent=2) + "\n")
 
 

@@ -81,23 +81,26 @@ class MedianCi(unittest.TestCase):
         self.assertIsNone(br.verdict(None))
 
 
+def run_report(*dirs):
+    """Run the script on @dirs: its stdout and its summary."""
+    with tempfile.TemporaryDirectory() as tmp:
+        summary = Path(tmp) / "summary.json"
+        out = subprocess.run(
+            [sys.executable, str(SCRIPT), *map(str, dirs), "--summary", str(summary)],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+        return out, json.loads(summary.read_text())
+
+
 class Report(unittest.TestCase):
-    def run_report(self, *dirs):
-        with tempfile.TemporaryDirectory() as tmp:
-            summary = Path(tmp) / "summary.json"
-            out = subprocess.run(
-                [sys.executable, str(SCRIPT), *map(str, dirs), "--summary", str(summary)],
-                check=True,
-                capture_output=True,
-                text=True,
-            ).stdout
-            return out, json.loads(summary.read_text())
 
     def test_three_pairs_have_no_interval(self):
         with tempfile.TemporaryDirectory() as tmp:
             raw = Path(tmp) / "a"
             write_dir(raw, [1.1, 1.2, 1.3])
-            out, summary = self.run_report(raw)
+            out, summary = run_report(raw)
         med = summary["median"]["randread-4k-qd32"]
         self.assertEqual(med["pairs"], 3)
         self.assertIsNone(med["ratio_ci95"])
@@ -112,7 +115,7 @@ class Report(unittest.TestCase):
             a, b = Path(tmp) / "a", Path(tmp) / "b"
             write_dir(a, [1.10, 1.30, 1.20])
             write_dir(b, [1.05, 1.25, 1.15])
-            out, summary = self.run_report(a, b)
+            out, summary = run_report(a, b)
         med = summary["median"]["randread-4k-qd32"]
         self.assertEqual(med["pairs"], 6)
         self.assertAlmostEqual(med["ratio"], 1.175)
@@ -134,7 +137,7 @@ class Report(unittest.TestCase):
             for rep in (1, 2, 3):
                 write_run(b, rep, "randread-4k-qd32", "rdmablk", 3000.0)
                 write_run(b, rep, "randread-4k-qd32", "nvme", 3000.0)
-            out, summary = self.run_report(a, b)
+            out, summary = run_report(a, b)
         self.assertAlmostEqual(summary["scaling"]["rdmablk"], 1.8)
         self.assertAlmostEqual(summary["scaling"]["nvme"], 1.6)
         self.assertIn("rdmablk 1.80, nvme 1.60", out)
@@ -143,7 +146,7 @@ class Report(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             raw = Path(tmp) / "a"
             write_dir(raw, [0.90, 1.20, 1.05, 0.97, 1.10, 1.02, 0.99, 1.08, 1.01])
-            out, summary = self.run_report(raw)
+            out, summary = run_report(raw)
         med = summary["median"]["randread-4k-qd32"]
         self.assertEqual([round(x, 2) for x in med["ratio_ci95"]], [0.97, 1.10])
         self.assertEqual(med["verdict"], "tie")
@@ -171,7 +174,7 @@ class Compare(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             raw = Path(tmp) / "a"
             self.write(raw)
-            out, summary = Report.run_report(self, raw)
+            out, summary = run_report(raw)
         cmp = summary["compare"]
         self.assertEqual(cmp["params"], "cmd_cork=0")
         eff = cmp["median"]["randread-4k-qd32"]["effect"]
@@ -192,7 +195,7 @@ class Compare(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             raw = Path(tmp) / "a"
             self.write(raw)
-            _, summary = Report.run_report(self, raw)
+            _, summary = run_report(raw)
         med = summary["median"]["randread-4k-qd32"]
         self.assertEqual(med["pairs"], 6)
         self.assertAlmostEqual(med["ratio"], (1.18 + 1.20) / 2)
@@ -204,7 +207,7 @@ class Compare(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             raw = Path(tmp) / "a"
             write_dir(raw, [1.1, 1.2, 1.3])
-            out, summary = Report.run_report(self, raw)
+            out, summary = run_report(raw)
         self.assertNotIn("compare", summary)
         self.assertNotIn("rdmablk-b", out)
 
@@ -212,7 +215,7 @@ class Compare(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             raw = Path(tmp) / "a"
             self.write(raw, params=None)
-            out, _ = Report.run_report(self, raw)
+            out, _ = run_report(raw)
         self.assertIn("rdmablk-b: rdmablk with the --compare parameters", out)
 
 
