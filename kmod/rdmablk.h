@@ -354,4 +354,35 @@ void rdmablk_nl_event_dev(enum rdmablk_event event,
 			  const struct rdmablk_dev_info *info, s32 path_id,
 			  const char *reason);
 
+/*
+ * rc.c: the reliable-connection settings both roles give their queue pairs
+ * (ack_timeout_ms). A local ACK timeout is 4.096 us * 2^n, n = 1-31.
+ */
+#define RDMABLK_ACK_TIMEOUT_MS_DEFAULT	250
+#define RDMABLK_ACK_TIMEOUT_MS_MAX	10000
+
+struct rdma_cm_id;
+
+/**
+ * rdmablk_ack_timeout_exp() - the local ACK timeout that covers @ms
+ * @ms: milliseconds
+ *
+ * Return: the smallest n with 4.096 us * 2^n >= @ms (at most 31), or 0 for
+ * @ms 0: in the encoding 0 means no timeout at all, so the caller keeps
+ * rdma_cm's instead.
+ */
+static inline u8 rdmablk_ack_timeout_exp(unsigned int ms)
+{
+	u64 ns = (u64)ms * NSEC_PER_MSEC;
+	u8 n = 1;
+
+	if (!ms)
+		return 0;
+	while (n < 31 && (4096ULL << n) < ns)
+		n++;
+	return n;
+}
+
+int rdmablk_rc_set_ack_timeout(struct rdma_cm_id *id);
+
 #endif /* RDMABLK_H */

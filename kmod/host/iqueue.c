@@ -747,6 +747,12 @@ int rdmablk_iqueue_connect(struct rdmablk_iqueue *queue, u16 queue_depth,
 		NL_SET_ERR_MSG(extack, "cannot create an rdma_cm id");
 		return ret;
 	}
+	/* Applied when the REP moves the QP to RTS. */
+	ret = rdmablk_rc_set_ack_timeout(queue->cm_id);
+	if (ret) {
+		NL_SET_ERR_MSG(extack, "cannot set the queue pair's ACK timeout");
+		goto out_destroy_id;
+	}
 
 	ret = rdma_resolve_addr(queue->cm_id, NULL,
 				(struct sockaddr *)&queue->path->addr,
