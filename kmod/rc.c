@@ -12,12 +12,20 @@
  * loss stalls the queue pair for the whole timeout, and two on one queue
  * pair outlast the keep-alive timeout (5 s by default): the connection is
  * taken for lost, the I/O on it is sent again, and after enough of that
- * it fails. A shorter timeout resends sooner; the queue pair still gives
- * up only after its retry count (7) of timeouts in a row without any
- * acknowledgment, here about 2 s of silence, inside the keep-alive.
+ * it fails. A shorter timeout resends sooner. On hardware a queue pair
+ * errors out after its retry count (7) of resends in a row without an
+ * acknowledgment, 8 timeouts: about 2.1 s of silence at 268 ms, inside the
+ * keep-alive. Soft-RoCE takes a retry count of 7 for "never"; there only
+ * the keep-alive ends the connection.
+ *
+ * rdma_set_ack_timeout() sets more than the queue pair's timeout: on the
+ * initiator, over RoCE, rdma_cm also takes the path's packet lifetime from
+ * it, which scales the CM's own timers (the REQ's resend, TIME_WAIT) and
+ * the timeout the connect request offers the target. A target left at 0
+ * takes that one. RDMABLK_ACK_TIMEOUT_MS_MAX keeps the REQ's resend (two
+ * packet lifetimes plus 4.1 s) inside the 10 s an attach waits for its
+ * connection. iWARP has no such timeout: the setting does nothing there.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
 #include <linux/moduleparam.h>
 #include <rdma/rdma_cm.h>
 
@@ -38,7 +46,7 @@ static const struct kernel_param_ops rdmablk_ack_timeout_ops = {
 module_param_cb(ack_timeout_ms, &rdmablk_ack_timeout_ops,
 		&rdmablk_ack_timeout_ms, 0644);
 MODULE_PARM_DESC(ack_timeout_ms,
-		 "Milliseconds a queue pair waits for an acknowledgment before sending again, rounded up to 4.096 us * 2^n; 0 keeps rdma_cm's (about 2.1 s over RoCE); 1-"
+		 "Milliseconds a queue pair waits for an acknowledgment before sending again, rounded up to 4.096 us * 2^n; 0 keeps rdma_cm's (about 2.1 s over RoCE; on a target, what the initiator offers); 1-"
 		 __stringify(RDMABLK_ACK_TIMEOUT_MS_MAX) " (default "
 		 __stringify(RDMABLK_ACK_TIMEOUT_MS_DEFAULT)
 		 "); for connections made afterwards, on both roles");

@@ -359,7 +359,7 @@ void rdmablk_nl_event_dev(enum rdmablk_event event,
  * (ack_timeout_ms). A local ACK timeout is 4.096 us * 2^n, n = 1-31.
  */
 #define RDMABLK_ACK_TIMEOUT_MS_DEFAULT	250
-#define RDMABLK_ACK_TIMEOUT_MS_MAX	10000
+#define RDMABLK_ACK_TIMEOUT_MS_MAX	4000
 
 struct rdma_cm_id;
 

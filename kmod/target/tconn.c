@@ -764,6 +764,7 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	ret = rdmablk_rc_set_ack_timeout(cm_id);
 	if (ret)
 		goto out_free_conn;
+
 	conn->pd = ib_alloc_pd(conn->dev, 0);
 	if (IS_ERR(conn->pd)) {
 		ret = PTR_ERR(conn->pd);
