@@ -617,12 +617,19 @@ commands_above() {
 	[ "$(path_field "$1" "$2" 6)" -gt "$3" ]
 }
 
-# more_writes DEV N: DEV completes N more writes than now.
+# more_writes DEV N [SECONDS]: DEV completes N more writes than now, within
+# SECONDS (60 by default; four times that under the debug kernel lane).
 more_writes() {
-	local n
+	local n t=${3:-60}
 	n=$(writes_done "$1")
-	wait_for -t "$(dbg_size 60 240)" -i 0.5 writes_above "$1" $((n + $2)) ||
-		fail "$1 completed only $(($(writes_done "$1") - n)) of $2 more writes"
+	t=$(dbg_size "$t" $((t * 4)))
+	wait_for -t "$t" -i 0.5 writes_above "$1" $((n + $2)) ||
+		fail "$1 completed only $(($(writes_done "$1") - n)) of $2 more writes in ${t}s"
+}
+
+# lost_lines DEV: the kernel's lines about DEV's lost connection.
+lost_lines() {
+	dmesg | grep "${1#/dev/}: connection to .* lost"
 }
 
 # nic_of_addr ADDR: the interface that has the IPv4 address ADDR.
