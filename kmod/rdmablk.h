@@ -9,6 +9,7 @@
 
 #include <linux/blkdev.h>
 #include <linux/list.h>
+#include <linux/log2.h>
 #include <linux/netlink.h>
 #include <linux/socket.h>
 #include <linux/types.h>
@@ -373,14 +374,10 @@ struct rdma_cm_id;
  */
 static inline u8 rdmablk_ack_timeout_exp(unsigned int ms)
 {
-	u64 ns = (u64)ms * NSEC_PER_MSEC;
-	u8 n = 1;
+	/* 4.096 us is 4096 ns; 1 ms asks for 2^8 already. */
+	u64 units = DIV_ROUND_UP_ULL((u64)ms * NSEC_PER_MSEC, 4096);
 
-	if (!ms)
-		return 0;
-	while (n < 31 && (4096ULL << n) < ns)
-		n++;
-	return n;
+	return ms ? min_t(u64, order_base_2(units), 31) : 0;
 }
 
 int rdmablk_rc_set_ack_timeout(struct rdma_cm_id *id);
