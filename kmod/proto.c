@@ -462,8 +462,13 @@ int rdmablk_open_rsp_decode(const struct rdmablk_open_rsp *rsp,
 	    info->physical_block_size < info->logical_block_size ||
 	    !IS_ALIGNED(info->size, info->logical_block_size))
 		return -EPROTO;
+	/*
+	 * Below a sector the block layer's discard limit rounds to nothing
+	 * and cuts large discards short; below a block no command has it.
+	 */
 	if (info->discard_granularity &&
-	    !is_power_of_2(info->discard_granularity))
+	    (!is_power_of_2(info->discard_granularity) ||
+	     info->discard_granularity < info->logical_block_size))
 		return -EPROTO;
 	/* The area's last byte must be addressable. */
 	if (info->push_slots &&

@@ -567,6 +567,30 @@ static void rdmablk_open_rsp_checks(struct kunit *test)
 	bad.discard_granularity = 3000;
 	rdmablk_open_rsp_encode(&wire, &bad);
 	KUNIT_EXPECT_EQ(test, rdmablk_open_rsp_decode(&wire, &out), -EPROTO);
+	/*
+	 * Below a sector the block layer's discard limit rounds to nothing
+	 * and a large discard is cut to a wrong length; below a block it is
+	 * a granularity no command can have.
+	 */
+	bad = in;
+	bad.discard_granularity = 256;
+	rdmablk_open_rsp_encode(&wire, &bad);
+	KUNIT_EXPECT_EQ(test, rdmablk_open_rsp_decode(&wire, &out), -EPROTO);
+	bad.discard_granularity = 1;
+	rdmablk_open_rsp_encode(&wire, &bad);
+	KUNIT_EXPECT_EQ(test, rdmablk_open_rsp_decode(&wire, &out), -EPROTO);
+	bad = in;
+	bad.logical_block_size = 4096;
+	bad.discard_granularity = 2048;
+	rdmablk_open_rsp_encode(&wire, &bad);
+	KUNIT_EXPECT_EQ(test, rdmablk_open_rsp_decode(&wire, &out), -EPROTO);
+	bad.discard_granularity = 4096;
+	rdmablk_open_rsp_encode(&wire, &bad);
+	KUNIT_EXPECT_EQ(test, rdmablk_open_rsp_decode(&wire, &out), 0);
+	/* 0: no granularity said, the block layer's default applies. */
+	bad.discard_granularity = 0;
+	rdmablk_open_rsp_encode(&wire, &bad);
+	KUNIT_EXPECT_EQ(test, rdmablk_open_rsp_decode(&wire, &out), 0);
 }
 
 static void rdmablk_conn_req_discovery(struct kunit *test)
