@@ -52,6 +52,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/blk-mq.h>
+#include <linux/random.h>
 #include <linux/slab.h>
 #include <rdma/mr_pool.h>
 
@@ -714,8 +715,14 @@ blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 	if (!c.opcode)
 		return BLK_STS_NOTSUPP;
 	c.tag = rq->tag;
-	/* A new generation: no answer to an earlier sending matches it. */
-	c.gen = req->gen + 1;
+	/*
+	 * A new generation, drawn at random: no answer to an earlier sending
+	 * matches it, and a target that saw this tag's last sending cannot
+	 * name the next one before it arrives.
+	 */
+	c.gen = get_random_u16();
+	if (c.gen == req->gen)
+		c.gen ^= 1;
 	WRITE_ONCE(req->gen, c.gen);
 	c.offset = (u64)blk_rq_pos(rq) << SECTOR_SHIFT;
 	c.length = blk_rq_bytes(rq);
@@ -796,8 +803,12 @@ blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 	if (unposted != req) {
 		/* Batched ones were not posted: recovery requeues them. */
 		rdmablk_ipath_conn_lost(queue->path, "cannot post a command");
-		/* All of it went out (the driver did not say what failed). */
-		if (!unposted)
+		/*
+		 * All of it went out (the driver did not say what failed), or
+		 * this one's SEND or pushed payload did: it is armed, and its
+		 * pages are the device's until recovery's drain.
+		 */
+		if (!unposted || req->msg_sent)
 			return BLK_STS_OK;
 		ret = -EIO;
 	}
