@@ -131,10 +131,16 @@ void rdmablk_ireq_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 						inv_cqe);
 
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		/*
+		 * The CQ's queue, not the request's: a flushed invalidation
+		 * then needs nothing of a request recovery may be ending.
+		 */
+		struct rdmablk_iqueue *queue = cq->cq_context;
+
 		if (wc->status != IB_WC_WR_FLUSH_ERR)
-			iq_err(req->queue, "local invalidate failed: %s\n",
+			iq_err(queue, "local invalidate failed: %s\n",
 			       ib_wc_status_msg(wc->status));
-		rdmablk_iqueue_lost(req->queue, "invalidate failed");
+		rdmablk_iqueue_lost(queue, "invalidate failed");
 		return;
 	}
 	req->mr_valid = false;
