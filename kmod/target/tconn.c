@@ -578,6 +578,12 @@ static void rdmablk_tconn_release(struct work_struct *work)
 	 */
 	wait_event(conn->wq, READ_ONCE(conn->nr_free) +
 			     READ_ONCE(conn->nr_failed) == conn->nr_reqs);
+	/*
+	 * An answer from a bio's completion may still be on its way out of
+	 * the connection after giving its context back: it runs under RCU
+	 * (rdmablk_treq_bio_done()).
+	 */
+	synchronize_rcu();
 	/* Drained: nothing reads the pages of a half-posted chain now. */
 	while (!list_empty(&conn->failed)) {
 		struct rdmablk_treq *req = list_first_entry(&conn->failed,
@@ -790,6 +796,18 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 		list_add_tail(&conn->node, &rdmablk_tconns);
 		if (conn->params.flags & RDMABLK_CONN_DISCOVERY)
 			list_add_tail(&conn->disc_node, &rdmablk_disc_conns);
+		/*
+		 * Queued as it is listed: a device removal that finds it
+		 * there tears it down, and its teardown's cancels must find
+		 * them queued, not see them queued after (it waits in
+		 * rdma_destroy_id() for this handler, then frees @conn).
+		 */
+		if (!(conn->params.flags & RDMABLK_CONN_DISCOVERY))
+			queue_delayed_work(rdmablk_wq, &conn->open_work,
+					   RDMABLK_OPEN_TIMEOUT);
+		queue_delayed_work(rdmablk_wq, &conn->ka_work,
+				   min(msecs_to_jiffies(conn->params.keepalive_ms),
+				       RDMABLK_SEND_DEADLINE / 4));
 	}
 	spin_unlock(&rdmablk_tconns_lock);
 	if (!admitted) {
@@ -797,12 +815,6 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 		goto out_free_bufs;
 	}
 	cm_id->context = conn;
-	if (!(conn->params.flags & RDMABLK_CONN_DISCOVERY))
-		queue_delayed_work(rdmablk_wq, &conn->open_work,
-				   RDMABLK_OPEN_TIMEOUT);
-	queue_delayed_work(rdmablk_wq, &conn->ka_work,
-			   min(msecs_to_jiffies(conn->params.keepalive_ms),
-			       RDMABLK_SEND_DEADLINE / 4));
 
 	rdmablk_conn_rep_encode(&rep, &conn->params);
 	param.private_data = &rep;

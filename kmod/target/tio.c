@@ -161,13 +161,23 @@ static u16 rdmablk_blk_status(blk_status_t sts)
 	}
 }
 
+/*
+ * A bio ends outside the connection's CQ work, which teardown flushes.
+ * Once the answer gives the request context back (or another CPU sends
+ * and frees it), teardown may see every context back; what the answer
+ * still does to the connection after that (the end of a post, a kick of
+ * the CQ work, a wake-up) is inside this RCU read-side section, which
+ * rdmablk_tconn_release() waits for before it frees anything.
+ */
 static void rdmablk_treq_bio_done(struct bio *bio)
 {
 	struct rdmablk_treq *req = bio->bi_private;
 
 	req->status = rdmablk_blk_status(bio->bi_status);
 	bio_put(bio);
+	rcu_read_lock();
 	rdmablk_treq_respond(req);
+	rcu_read_unlock();
 }
 
 /* Build and submit the bio(s) for @nents pages of @sgl. */
@@ -527,8 +537,24 @@ void rdmablk_tconn_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		rdmablk_tconn_close(conn);
 		return;
 	}
+	/*
+	 * Only a SEND fills a receive. An RDMA WRITE with immediate data
+	 * (into the push area, the one region the initiator may write) takes
+	 * one too, with the buffers left as the last command left them and
+	 * byte_len the length written there: never to be read as a command.
+	 */
+	if (unlikely(wc->opcode != IB_WC_RECV ||
+		     (wc->wc_flags & IB_WC_WITH_IMM))) {
+		rdmablk_tconn_protocol_error(conn, "a receive not filled by a plain SEND");
+		return;
+	}
 	if (unlikely(wc->byte_len < sizeof(struct rdmablk_cmd))) {
 		rdmablk_tconn_protocol_error(conn, "short command");
+		return;
+	}
+	/* The device bounds a SEND by the receive; nothing is taken on trust. */
+	if (unlikely(wc->byte_len > recv->sge[0].length + recv->sge[1].length)) {
+		rdmablk_tconn_protocol_error(conn, "a command longer than its receive");
 		return;
 	}
 	recv->len = wc->byte_len;

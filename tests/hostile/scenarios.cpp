@@ -1236,6 +1236,36 @@ std::string push_slots_refused(const Config &cfg)
 }
 
 /*
+ * The push area is the one region of the target's the initiator may write
+ * into. An RDMA WRITE with immediate data there consumes one of the
+ * target's receives without filling it: the receive's buffers still hold
+ * the command that last arrived in them, and the completion's length is
+ * that of the write. Taken for a command, it would run that command again,
+ * or take as many bytes of the receive's page for an inline payload as the
+ * write was long. Every receive is first filled with a valid READ, so a
+ * target that takes it for a command answers a READ that was never sent.
+ */
+std::string push_write_imm(const Config &cfg)
+{
+	auto s = connect_offering(cfg, RDMABLK_CONN_WRITE_PUSH, "RDMABLK_CONN_WRITE_PUSH");
+	const Response r = expect_status(*s, cfg, open_cmd(*s), open_payload(cfg.export_name),
+					 RDMABLK_S_OK, "OPEN of export " + cfg.export_name);
+	if (!r.open || !le16toh(r.open->push_slots))
+		throw Failure{"an OPEN response naming a push area",
+			      r.open ? "no push slots" : "no struct rdmablk_open_rsp"};
+	/* The target's receives, one past the credits, each used once. */
+	for (unsigned int i = 0; i <= s->rep().queue_depth; i++)
+		expect_read_ok(*s, cfg);
+	s->write_imm(le64toh(r.open->push_addr), le32toh(r.open->push_rkey),
+		     sizeof(rdmablk_cmd), 0);
+	const std::string seen =
+		expect_drop(*s, cfg, "an RDMA WRITE with immediate data into the push area", false);
+	if (!s->data_untouched())
+		throw Failure{"no READ run again", "the target wrote into the buffer of the last READ"};
+	return seen;
+}
+
+/*
  * A valid batch is a set of commands of their own: each is checked and
  * answered alone, a refused one does not spoil the others, and a non-I/O
  * opcode has no business in a batch. READ_IMM is not offered, so every
@@ -1820,6 +1850,9 @@ constexpr std::array kScenarios = {
 	Scenario{"push-slots-refused",
 		 "pushed WRITEs naming no slot of the connection, or breaking a pushed command's shape: INVALID",
 		 push_slots_refused},
+	Scenario{"push-write-imm",
+		 "an RDMA WRITE with immediate data into the push area, taking a receive it did not fill: disconnect",
+		 push_write_imm},
 	Scenario{"batch-member-unflagged",
 		 "a batch member without RDMABLK_CMD_BATCH: disconnect, nothing of the batch run",
 		 batch_member_unflagged},

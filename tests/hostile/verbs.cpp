@@ -302,6 +302,38 @@ void Session::send_raw(std::span<const std::uint8_t> bytes)
 	sends_in_flight_++;
 }
 
+void Session::write_imm(std::uint64_t remote_addr, std::uint32_t rkey, std::uint32_t length,
+			std::uint32_t imm)
+{
+	if (!connected_)
+		throw SetupError("writing on a connection that was not established");
+	if (length > kDataSize)
+		throw SetupError("RDMA WRITE of " + std::to_string(length) + " bytes is too long");
+	poll_cq();
+	if (sends_in_flight_ == nr_send_slots_)
+		throw SetupError("every send buffer is still in flight");
+
+	ibv_sge sge = {
+		.addr = data_.addr(),
+		.length = length,
+		.lkey = data_.lkey(),
+	};
+	ibv_send_wr wr = {};
+	ibv_send_wr *bad = nullptr;
+	/* Not a send slot's: the completion only gives the credit back. */
+	wr.wr_id = kSendWrId | nr_send_slots_;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
+	wr.send_flags = IBV_SEND_SIGNALED;
+	wr.imm_data = htonl(imm);
+	wr.wr.rdma.remote_addr = remote_addr;
+	wr.wr.rdma.rkey = rkey;
+	if (const int rc = ibv_post_send(&qp_.get(), &wr, &bad))
+		throw_errno("ibv_post_send", rc);
+	sends_in_flight_++;
+}
+
 void Session::poll_cq()
 {
 	std::array<ibv_wc, 16> wcs;

@@ -152,6 +152,13 @@ public:
 	void send(const Cmd &cmd, std::span<const std::uint8_t> payload = {});
 	/* SEND @bytes as they are. */
 	void send_raw(std::span<const std::uint8_t> bytes);
+	/*
+	 * RDMA WRITE the first @length bytes of the data region to
+	 * (@remote_addr, @rkey) with immediate data @imm: it consumes one of
+	 * the peer's receives without filling it.
+	 */
+	void write_imm(std::uint64_t remote_addr, std::uint32_t rkey, std::uint32_t length,
+		       std::uint32_t imm);
 
 	/* The next reaction, or nullopt once @deadline passed. */
 	std::optional<Reaction> next_reaction(Deadline deadline);
