@@ -352,6 +352,8 @@ int rdmablk_idev_alloc_disk(struct rdmablk_idev *idev)
 	ret = blk_mq_alloc_tag_set(set);
 	if (ret)
 		return ret;
+	/* For the answer path, which may run meanwhile; see struct rdmablk_idev. */
+	smp_store_release(&idev->tags, set->tags);
 
 	idev->disk = blk_mq_alloc_disk(set, idev);
 	if (IS_ERR(idev->disk)) {
@@ -379,8 +381,10 @@ void rdmablk_idev_free_disk(struct rdmablk_idev *idev)
 		put_disk(idev->disk);
 		idev->disk = NULL;
 	}
-	if (idev->tag_set.tags)
+	if (idev->tag_set.tags) {
+		WRITE_ONCE(idev->tags, NULL);
 		blk_mq_free_tag_set(&idev->tag_set);
+	}
 }
 
 /*

@@ -476,6 +476,12 @@ enum {
  * @paths_lock: serialises adding and removing paths with each other and
  *	with detach; held across connecting a new path
  * @tag_set: blk-mq tags
+ * @tags: @tag_set's tags, NULL until blk_mq_alloc_tag_set() has returned
+ *	them whole: published with smp_store_release() by
+ *	rdmablk_idev_alloc_disk(), read with smp_load_acquire() by the
+ *	answer path, which runs from the first path's connection on, before
+ *	the tag set exists (an answer a target sends while attaching);
+ *	cleared before the tag set is freed, once the queues are stopped
  * @disk: the block device, NULL until it exists
  * @state: enum rdmablk_dev_state of the device, under @state_lock: LIVE
  *	while a path is live; RECONNECTING while none is and one
@@ -514,6 +520,7 @@ struct rdmablk_idev {
 	atomic_t rr;
 	struct mutex paths_lock;	/* see above */
 	struct blk_mq_tag_set tag_set;
+	struct blk_mq_tags **tags;
 	struct gendisk *disk;
 	u32 state;
 	spinlock_t state_lock;	/* see above; irq-safe */

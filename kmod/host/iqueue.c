@@ -241,20 +241,23 @@ static void rdmablk_iqueue_ctl_done(struct rdmablk_iqueue *queue,
 
 /*
  * The request a response names: outstanding on this queue and of the
- * opcode the response is for. NULL for anything else. Whether the answer
- * is taken is rdmablk_ireq_take()'s decision.
+ * opcode the response is for. NULL for anything else, and for everything
+ * before the tag set exists: an attach connects its first path before it
+ * allocates the tag set (whose sizes the connection negotiates), and a
+ * target may answer meanwhile. Whether the answer is taken is
+ * rdmablk_ireq_take()'s decision.
  */
 static struct request *rdmablk_iqueue_find(struct rdmablk_iqueue *queue,
 					   u16 tag, u8 opcode)
 {
-	struct blk_mq_tags *tags = queue->idev->tag_set.tags ?
-				   queue->idev->tag_set.tags[queue->qid] : NULL;
+	/* Pairs with rdmablk_idev_alloc_disk()'s release. */
+	struct blk_mq_tags **all = smp_load_acquire(&queue->idev->tags);
 	struct rdmablk_ireq *req;
 	struct request *rq;
 
-	if (tag >= queue->params.queue_depth - 1 || !tags)
+	if (tag >= queue->params.queue_depth - 1 || !all || !all[queue->qid])
 		return NULL;
-	rq = blk_mq_tag_to_rq(tags, tag);
+	rq = blk_mq_tag_to_rq(all[queue->qid], tag);
 	/*
 	 * tags->rqs[] keeps the last request each driver tag was given to: a
 	 * request requeued under an I/O scheduler is in flight again under
