@@ -318,6 +318,11 @@ static void rdmablk_idev_destroy(struct rdmablk_idev *idev)
 		if (old != RDMABLK_DEV_LIVE || READ_ONCE(idev->quiesced) ||
 		    test_bit(RDMABLK_IDEV_ADDING, &idev->flags))
 			rdmablk_ipath_teardown(path, false);
+		else
+			/* Left up for del_gendisk(): keep proving it alive. */
+			rdmablk_ipath_arm(path, &path->ka_work,
+					  rdmablk_ka_interval(path->kato),
+					  RDMABLK_DEV_LIVE, false);
 		mutex_unlock(&path->recovery_lock);
 	}
 	mutex_unlock(&idev->paths_lock);
@@ -469,15 +474,12 @@ static void rdmablk_ipath_reconnect(struct rdmablk_ipath *path)
 	spin_lock_irqsave(&idev->state_lock, flags);
 	switch (path->state) {
 	case RDMABLK_DEV_DEAD:
-		__rdmablk_ipath_change_state(path, RDMABLK_DEV_RECONNECTING,
-					     NULL);
-		path->lost_at = jiffies;
-		path->attempt = 0;
-		path->extra_attempts = 0;
-		fallthrough;
+		spin_unlock_irqrestore(&idev->state_lock, flags);
+		rdmablk_ipath_revive(path);
+		rdmablk_ipath_attempt_now(path, true);
+		break;
 	case RDMABLK_DEV_RECONNECTING:
 		spin_unlock_irqrestore(&idev->state_lock, flags);
-		/* A device that gave up was unquiesced to fail I/O. */
 		rdmablk_idev_quiesce_unless_failing(idev);
 		rdmablk_ipath_attempt_now(path, true);
 		break;

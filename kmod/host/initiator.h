@@ -639,6 +639,7 @@ void rdmablk_ipath_free_queues(struct rdmablk_ipath *path);
 void rdmablk_idev_quiesce_unless_failing(struct rdmablk_idev *idev);
 void rdmablk_idev_unquiesce(struct rdmablk_idev *idev);
 void rdmablk_idev_path_live(struct rdmablk_idev *idev);
+void rdmablk_ipath_revive(struct rdmablk_ipath *path);
 void rdmablk_ipath_teardown(struct rdmablk_ipath *path, bool requeue);
 void rdmablk_ipath_err_work(struct work_struct *work);
 void rdmablk_ipath_reconnect_work(struct work_struct *work);

@@ -145,6 +145,13 @@ static bool rdmablk_ipath_change_state(struct rdmablk_ipath *path, u32 new,
  * @state and the device is not being detached. Checked and queued under
  * state_lock, so once detach (or the path's removal) changed the state no
  * work is armed again and its cancel_*_sync() is final.
+ *
+ * One exception: a LIVE path's keep-alives while the device is being
+ * detached. Detach leaves live paths up for the I/O in flight and
+ * del_gendisk()'s writeback, which may take longer than the two
+ * keep-alive timeouts after which the target drops a silent queue, and
+ * that would fail the writeback. rdmablk_ipath_destroy() makes the path
+ * DELETING before its final cancel.
  * @now: run at once even if already pending later.
  */
 bool rdmablk_ipath_arm(struct rdmablk_ipath *path, struct delayed_work *dwork,
@@ -155,7 +162,9 @@ bool rdmablk_ipath_arm(struct rdmablk_ipath *path, struct delayed_work *dwork,
 	bool armed = false;
 
 	spin_lock_irqsave(&idev->state_lock, flags);
-	if (path->state == state && idev->state != RDMABLK_DEV_DELETING) {
+	if (path->state == state &&
+	    (idev->state != RDMABLK_DEV_DELETING ||
+	     (dwork == &path->ka_work && state == RDMABLK_DEV_LIVE))) {
 		if (now)
 			mod_delayed_work(rdmablk_wq, dwork, 0);
 		else
@@ -501,6 +510,43 @@ void rdmablk_idev_unquiesce(struct rdmablk_idev *idev)
 {
 	mutex_lock(&idev->quiesce_lock);
 	__rdmablk_idev_unquiesce(idev);
+	mutex_unlock(&idev->quiesce_lock);
+}
+
+/**
+ * rdmablk_ipath_revive() - RECONNECT on a path that gave up
+ * @path: the path
+ *
+ * A DEAD path reconnects again, its timeouts counted from now. A device
+ * that had given up (every path DEAD) counts fast_io_fail_tmo from now
+ * too: becoming RECONNECTING arms fail_fast_work again, and an expiry of
+ * before is forgotten, so that its I/O waits for a path again instead of
+ * failing at once. Under quiesce_lock, so that fail_fast_work (a
+ * fast_io_fail_tmo of 0 runs at once) decides after this.
+ * Context: process, under @path's recovery_lock.
+ */
+void rdmablk_ipath_revive(struct rdmablk_ipath *path)
+{
+	struct rdmablk_idev *idev = path->idev;
+	unsigned long flags;
+	bool dev_dead;
+
+	lockdep_assert_held(&path->recovery_lock);
+	mutex_lock(&idev->quiesce_lock);
+	spin_lock_irqsave(&idev->state_lock, flags);
+	dev_dead = idev->state == RDMABLK_DEV_DEAD;
+	if (path->state == RDMABLK_DEV_DEAD &&
+	    __rdmablk_ipath_change_state(path, RDMABLK_DEV_RECONNECTING, NULL)) {
+		path->lost_at = jiffies;
+		path->attempt = 0;
+		path->extra_attempts = 0;
+		if (dev_dead)
+			WRITE_ONCE(idev->fail_fast, false);
+	}
+	spin_unlock_irqrestore(&idev->state_lock, flags);
+	/* A device that gave up was unquiesced to fail I/O. */
+	if (rdmablk_idev_io_waits(idev))
+		__rdmablk_idev_quiesce(idev);
 	mutex_unlock(&idev->quiesce_lock);
 }
 
@@ -1001,11 +1047,17 @@ void rdmablk_ipath_reconnect_work(struct work_struct *work)
 	rdmablk_ipath_forget_loss(path);
 	ret = rdmablk_ipath_reconnect_queues(path, &why);
 	was_down = rdmablk_idev_state(idev) != RDMABLK_DEV_LIVE;
-	/* Detach or removal may have begun meanwhile: it takes the queues down. */
-	if (!ret)
+	if (!ret) {
 		ret = rdmablk_ipath_go_live(path, &why);
-	if (ret == -ENODEV)
-		goto out_unlock;
+		/*
+		 * Detach or removal began meanwhile: it takes the queues
+		 * down. Only go_live's -ENODEV says so; connecting fails
+		 * with it too (a netdev going away under route resolution),
+		 * and that is a failed attempt like any other.
+		 */
+		if (ret == -ENODEV)
+			goto out_unlock;
+	}
 	trace_rdmablk_reconnect(idev->name, path->id, attempt, max, ret, why);
 	if (ret == -ESTALE) {
 		rdmablk_ipath_free_queues(path);
