@@ -26,9 +26,10 @@
  *    only by its receive handling, one command at a time (tconn.h), and
  *    freed by its teardown.
  *  - Revocation and forced re-authentication: a command notes the host id
- *    it claims (rdmablk_tconn_claim_host(), under rdmablk_tconns_lock)
- *    before it takes rdmablk_thosts_lock to look at that host's keys;
- *    HOST_DEL, and HOST_SET with HOST_REAUTH, change the keys under
+ *    it claims (rdmablk_tconn_claim_host(), under rdmablk_tconns_lock;
+ *    the first claim stands, another closes the connection) before it
+ *    takes rdmablk_thosts_lock to look at that host's keys; HOST_DEL,
+ *    and HOST_SET with HOST_REAUTH, change the keys under
  *    rdmablk_thosts_lock and then close the connections that claimed the
  *    host. So a command either sees the new keys or is closed. The two
  *    locks are never held together.
@@ -367,12 +368,17 @@ static u16 rdmablk_tauth_challenge(struct rdmablk_tconn *conn,
 		goto refused;
 	}
 
+	/* Before the keys are copied: see rdmablk_tconn_claim_host(). */
+	if (!rdmablk_tconn_claim_host(conn, a->hostid)) {
+		a->why = "a second host id on one connection";
+		a->state = RDMABLK_AUTH_FAILED;
+		status = RDMABLK_S_AUTH_FAILED;
+		goto refused;
+	}
 	key = kzalloc(2 * sizeof(*key), GFP_KERNEL);
 	if (!key)
 		return RDMABLK_S_IO_ERROR;
 	target_key = key + 1;
-	/* Before the keys are copied: see rdmablk_tconn_claim_host(). */
-	rdmablk_tconn_claim_host(conn, a->hostid);
 	mutex_lock(&rdmablk_thosts_lock);
 	h = rdmablk_thost_find(a->hostid);
 	if (h) {
@@ -458,7 +464,8 @@ u16 rdmablk_tconn_auth_admit(struct rdmablk_tconn *conn, const u8 *hostid,
 {
 	const struct rdmablk_auth *a = conn->auth;
 
-	rdmablk_tconn_claim_host(conn, hostid);
+	if (!rdmablk_tconn_claim_host(conn, hostid))
+		return RDMABLK_S_AUTH_REQUIRED;
 	if (conn->auth_mode != RDMABLK_AUTH_MODE_NONE)
 		return !memcmp(a->hostid, hostid, RDMABLK_UUID_SIZE) &&
 		       !strcmp(a->name, name) ?

@@ -14,7 +14,8 @@
  *  - exp->conns_lock protects the export's list of connections and its
  *    dead flag: OPEN links under it unless the export is dead, teardown
  *    unlinks under it.
- *  - Teardown (rdmablk_tconn_release()) runs once, on rdmablk_wq, after
+ *  - Teardown (rdmablk_tconn_release()) runs once, on rdmablk_tconn_wq
+ *    (teardowns only, so that a device removal waits for them alone), after
  *    RDMABLK_TCONN_CLOSING was set; it reads @exp only once the QP is
  *    drained and every request context came back, commands that waited
  *    for the payload budget handed over by rdmablk_tbudget_close().
@@ -125,6 +126,27 @@ MODULE_PARM_DESC(max_payload_per_connection,
 
 static LIST_HEAD(rdmablk_tconns);
 DEFINE_SPINLOCK(rdmablk_tconns_lock);
+static struct workqueue_struct *rdmablk_tconn_wq;
+
+/**
+ * struct rdmablk_tdev_gone - an RDMA device whose removal has begun
+ * @node: entry in rdmablk_tdevs_gone, under rdmablk_tconns_lock
+ * @dev: the device; compared, never dereferenced
+ *
+ * From the start of its removal until the device is unregistered, its
+ * listeners still take connect requests (rdma_cm's removal comes after
+ * this client's), and a connection accepted then would tear down on a
+ * device already freed: rdma_cm's removal waits for its id, which a
+ * teardown destroys first (see rdmablk_tconn_release()). Such requests are
+ * refused. The entry stays until a device is added at that address again
+ * (rdmablk_target_add_one()) or the module goes.
+ */
+struct rdmablk_tdev_gone {
+	struct list_head node;
+	struct ib_device *dev;
+};
+
+static LIST_HEAD(rdmablk_tdevs_gone);
 
 /* <debugfs>/rdmablk-target/connections: per-connection payload counts. */
 static struct dentry *rdmablk_target_debugfs;
@@ -138,7 +160,7 @@ static struct dentry *rdmablk_target_debugfs;
 void rdmablk_tconn_close(struct rdmablk_tconn *conn)
 {
 	if (!test_and_set_bit(RDMABLK_TCONN_CLOSING, &conn->flags))
-		queue_work(rdmablk_wq, &conn->release_work);
+		queue_work(rdmablk_tconn_wq, &conn->release_work);
 }
 
 /**
@@ -624,7 +646,10 @@ static void rdmablk_tconn_release(struct work_struct *work)
 	 * events from its own by cm_id->qp, which rdma_destroy_qp() clears,
 	 * so an event arriving between the two would be taken for the
 	 * listener's with @conn as its context. rdma_destroy_id() waits for
-	 * a running handler, and no event comes after it.
+	 * a running handler, and no event comes after it. A device removal,
+	 * which rdma_cm lets go on once the id is destroyed, waits for the
+	 * rest: this runs on rdmablk_tconn_wq, which
+	 * rdmablk_tconn_close_all() flushes.
 	 */
 	rdma_destroy_id(conn->cm_id);
 	ib_destroy_qp(conn->qp);
@@ -632,6 +657,18 @@ static void rdmablk_tconn_release(struct work_struct *work)
 	rdmablk_tconn_free_bufs(conn);
 	ib_dealloc_pd(conn->pd);
 	kfree(conn);
+}
+
+/* Whether @dev is being removed; under rdmablk_tconns_lock. */
+static bool rdmablk_tdev_going(const struct ib_device *dev)
+{
+	struct rdmablk_tdev_gone *gone;
+
+	lockdep_assert_held(&rdmablk_tconns_lock);
+	list_for_each_entry(gone, &rdmablk_tdevs_gone, node)
+		if (gone->dev == dev)
+			return true;
+	return false;
 }
 
 /* May one more connection from @peer be taken? */
@@ -674,8 +711,8 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	struct sockaddr *peer = (struct sockaddr *)&cm_id->route.addr.dst_addr;
 	struct rdmablk_conn_rep rep;
 	struct rdmablk_tconn *conn;
+	bool admitted, going;
 	int reason, ret;
-	bool admitted;
 
 	reason = rdmablk_conn_req_decode(ev->param.conn.private_data,
 					 ev->param.conn.private_data_len, &req);
@@ -693,8 +730,13 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	}
 	/* Checked again when the connection is added, under the lock. */
 	spin_lock(&rdmablk_tconns_lock);
-	admitted = rdmablk_tconn_admit(peer);
+	going = rdmablk_tdev_going(cm_id->device);
+	admitted = !going && rdmablk_tconn_admit(peer);
 	spin_unlock(&rdmablk_tconns_lock);
+	if (going) {
+		ret = -ENODEV;
+		goto out_reject;
+	}
 	if (!admitted) {
 		ret = -EBUSY;
 		goto out_limit;
@@ -791,7 +833,8 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	/* Before the connection is listed: debugfs shows its idle time. */
 	conn->last_rx = jiffies;
 	spin_lock(&rdmablk_tconns_lock);
-	admitted = rdmablk_tconn_admit(peer);
+	going = rdmablk_tdev_going(conn->dev);
+	admitted = !going && rdmablk_tconn_admit(peer);
 	if (admitted) {
 		list_add_tail(&conn->node, &rdmablk_tconns);
 		if (conn->params.flags & RDMABLK_CONN_DISCOVERY)
@@ -811,7 +854,7 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	}
 	spin_unlock(&rdmablk_tconns_lock);
 	if (!admitted) {
-		ret = -EBUSY;
+		ret = going ? -ENODEV : -EBUSY;
 		goto out_free_bufs;
 	}
 	cm_id->context = conn;
@@ -834,9 +877,12 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	return 0;
 
 out_free_bufs:
-	rdmablk_tconn_free_bufs(conn);
+	/* The flushed receives' error completions queue no release. */
+	set_bit(RDMABLK_TCONN_CLOSING, &conn->flags);
 out_destroy_qp:
+	/* First: destroying the QP flushes the receives posted into them. */
 	rdmablk_tconn_destroy_qp(conn);
+	rdmablk_tconn_free_bufs(conn);
 out_dealloc_pd:
 	ib_dealloc_pd(conn->pd);
 out_free_conn:
@@ -906,14 +952,35 @@ void rdmablk_tconn_close_export(struct rdmablk_export *exp)
  * command or finds the claim and closes the connection
  * (rdmablk_tconn_close_host()).
  *
+ * A connection speaks for one host: its first claim stands. A command
+ * naming another host id closes the connection. Were the claim to follow
+ * the last command, a connection authenticated as one host could claim
+ * another (an OPEN refused), let that host's keys be revoked without
+ * being closed, and then OPEN as the first.
+ *
  * Context: CQ work, one command of @conn at a time.
+ *
+ * Return: false when @conn claimed another host id before; it is closed.
  */
-void rdmablk_tconn_claim_host(struct rdmablk_tconn *conn, const u8 *hostid)
+bool rdmablk_tconn_claim_host(struct rdmablk_tconn *conn, const u8 *hostid)
 {
+	bool same = true;
+
 	spin_lock(&rdmablk_tconns_lock);
-	memcpy(conn->hostid, hostid, sizeof(conn->hostid));
-	conn->hostid_set = true;
+	if (!conn->hostid_set) {
+		memcpy(conn->hostid, hostid, sizeof(conn->hostid));
+		conn->hostid_set = true;
+	} else {
+		same = !memcmp(conn->hostid, hostid, sizeof(conn->hostid));
+	}
 	spin_unlock(&rdmablk_tconns_lock);
+	if (!same) {
+		tconn_err_ratelimited(conn,
+				      "protocol violation: host %pUb named on a connection of host %pUb; disconnecting\n",
+				      hostid, conn->hostid);
+		rdmablk_tconn_close(conn);
+	}
+	return same;
 }
 
 /**
@@ -943,7 +1010,10 @@ unsigned int rdmablk_tconn_close_host(const u8 *hostid)
 	return n;
 }
 
-/* Close the connections on @dev (all when NULL) and wait for them. */
+/*
+ * Close the connections on @dev (all when NULL) and wait for them, and
+ * for the teardowns already past their unlisting, which no scan finds.
+ */
 static void rdmablk_tconn_close_all(struct ib_device *dev)
 {
 	struct rdmablk_tconn *conn;
@@ -959,9 +1029,9 @@ static void rdmablk_tconn_close_all(struct ib_device *dev)
 			rdmablk_tconn_close(conn);
 		}
 		spin_unlock(&rdmablk_tconns_lock);
+		flush_workqueue(rdmablk_tconn_wq);
 		if (empty)
 			break;
-		flush_workqueue(rdmablk_wq);
 	}
 }
 
@@ -996,13 +1066,50 @@ static int rdmablk_tconns_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(rdmablk_tconns);
 
+/* At unload, the client unregistered: no device is being removed. */
+static void rdmablk_tdevs_gone_free(void)
+{
+	struct rdmablk_tdev_gone *gone, *tmp;
+
+	list_for_each_entry_safe(gone, tmp, &rdmablk_tdevs_gone, node) {
+		list_del(&gone->node);
+		kfree(gone);
+	}
+}
+
+/* A device at an address where one was removed before is a new one. */
 static int rdmablk_target_add_one(struct ib_device *dev)
 {
+	struct rdmablk_tdev_gone *gone, *tmp;
+	LIST_HEAD(stale);
+
+	spin_lock(&rdmablk_tconns_lock);
+	list_for_each_entry_safe(gone, tmp, &rdmablk_tdevs_gone, node)
+		if (gone->dev == dev)
+			list_move(&gone->node, &stale);
+	spin_unlock(&rdmablk_tconns_lock);
+	list_for_each_entry_safe(gone, tmp, &stale, node)
+		kfree(gone);
 	return 0;
 }
 
+/*
+ * Refuse new connections on @dev, close those it carries and wait for
+ * them, and for the teardowns already past their unlisting (as nvmet's
+ * removal flushes nvmet_wq): nothing of this module's touches @dev once
+ * this returns.
+ */
 static void rdmablk_target_remove_one(struct ib_device *dev, void *data)
 {
+	struct rdmablk_tdev_gone *gone = kzalloc(sizeof(*gone), GFP_KERNEL);
+
+	/* Without it, only the requests of that window are not refused. */
+	if (gone) {
+		gone->dev = dev;
+		spin_lock(&rdmablk_tconns_lock);
+		list_add(&gone->node, &rdmablk_tdevs_gone);
+		spin_unlock(&rdmablk_tconns_lock);
+	}
 	rdmablk_tconn_close_all(dev);
 }
 
@@ -1038,9 +1145,12 @@ int rdmablk_target_init(void)
 	int ret;
 
 	rdmablk_tauth_init();
+	rdmablk_tconn_wq = alloc_workqueue("rdmablk_teardown", WQ_MEM_RECLAIM, 0);
+	if (!rdmablk_tconn_wq)
+		return -ENOMEM;
 	ret = rdmablk_tcq_init();
 	if (ret)
-		return ret;
+		goto out_destroy_wq;
 	/* Debugging aid only: a failure is no reason to fail loading. */
 	rdmablk_target_debugfs = debugfs_create_dir("rdmablk-target", NULL);
 	debugfs_create_file("connections", 0400, rdmablk_target_debugfs, NULL,
@@ -1058,6 +1168,8 @@ out_unregister_client:
 out_remove_debugfs:
 	debugfs_remove_recursive(rdmablk_target_debugfs);
 	rdmablk_tcq_exit();
+out_destroy_wq:
+	destroy_workqueue(rdmablk_tconn_wq);
 	return ret;
 }
 
@@ -1076,6 +1188,8 @@ void rdmablk_target_exit(void)
 	debugfs_remove_recursive(rdmablk_target_debugfs);
 	rdmablk_tconn_close_all(NULL);
 	ib_unregister_client(&rdmablk_target_client);
+	rdmablk_tdevs_gone_free();
 	rdmablk_tcq_exit();
+	destroy_workqueue(rdmablk_tconn_wq);
 	rdmablk_tauth_exit();
 }

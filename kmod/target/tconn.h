@@ -11,8 +11,10 @@
  *  - rdmablk_tconns_lock (spinlock) protects rdmablk_tconns, the list of
  *    every connection, used at device removal and module unload, and
  *    rdmablk_disc_conns, the discovery sessions told of export changes,
- *    and each connection's @hostid and @hostid_set (the host it claims to
- *    be, which HOST_SET with HOST_REAUTH and HOST_DEL close by).
+ *    each connection's @hostid and @hostid_set (the host it claims to
+ *    be, which HOST_SET with HOST_REAUTH and HOST_DEL close by), and
+ *    rdmablk_tdevs_gone, the RDMA devices being removed, on which no
+ *    connection is taken.
  *  - tconn->lock (spinlock, taken from bio completion, so irq-safe)
  *    protects @free_reqs, @nr_free, @pending (and which command of a
  *    pending batch is next), @failed, @nr_failed, @outstanding, the
@@ -35,8 +37,8 @@
  *    answers DISC_LOG at once and holds one DISC_WAIT until the export
  *    list's generation moves, which rdmablk_tconn_disc_notify() signals
  *    through @disc_work.
- *  - A connection is torn down once, by rdmablk_tconn_release() on
- *    rdmablk_wq, scheduled by rdmablk_tconn_close() (idempotent through
+ *  - A connection is torn down once, by rdmablk_tconn_release() on its own
+ *    workqueue (rdmablk_tconn_wq), scheduled by rdmablk_tconn_close() (idempotent through
  *    RDMABLK_TCONN_CLOSING). It disconnects, drains the QP, gives back the
  *    contexts of commands still waiting for the payload budget, waits for
  *    every request context to come back (a bio in flight completes first), then
@@ -191,8 +193,9 @@ struct rdmablk_tpush {
  * @auth_mode: enum rdmablk_auth_mode the exchange ended in
  * @disc_used: a discovery session answered a DISC_* command: too late to
  *	authenticate
- * @hostid: the host id this connection last claimed (AUTH_CHALLENGE, OPEN,
- *	DISC_*), valid with @hostid_set; rdmablk_tconns_lock
+ * @hostid: the host id this connection claimed first (AUTH_CHALLENGE, OPEN,
+ *	DISC_*; it may claim no other), valid with @hostid_set;
+ *	rdmablk_tconns_lock
  * @hostid_set: @hostid holds a claim
  * @exp_node: entry in @exp->conns
  * @disc_node: entry in rdmablk_disc_conns (discovery sessions)
@@ -334,7 +337,7 @@ static inline void *rdmablk_trecv_data(const struct rdmablk_trecv *recv)
 
 /* tconn.c */
 void rdmablk_tconn_close(struct rdmablk_tconn *conn);
-void rdmablk_tconn_claim_host(struct rdmablk_tconn *conn, const u8 *hostid);
+bool rdmablk_tconn_claim_host(struct rdmablk_tconn *conn, const u8 *hostid);
 unsigned int rdmablk_tconn_close_host(const u8 *hostid);
 u16 rdmablk_tconn_open(struct rdmablk_tconn *conn, struct rdmablk_treq *req,
 		       struct rdmablk_trecv *recv, u32 inline_len);

@@ -611,6 +611,62 @@ std::vector<std::uint8_t> target_nonce(const Response &r)
 	return {nonce.begin(), nonce.end()};
 }
 
+/* What a genuine exchange sent and drew, for a replay. */
+struct Proven {
+	std::vector<std::uint8_t> nonce;
+	std::vector<std::uint8_t> proof;
+};
+
+/*
+ * Authenticate @s as the host of @ex, whose challenge is @challenge,
+ * holding the key the target has for it: both must succeed.
+ */
+Proven authenticate(Session &s, const Config &cfg, auth::HostExchange &ex,
+		    std::span<const std::uint8_t> challenge)
+{
+	const Response r = expect_chal(s, cfg, challenge, RDMABLK_S_OK,
+				       "the challenge of a host holding its key");
+	Proven p{target_nonce(r), bytes_of(ex.reply(r.status, r.body))};
+	const Response done = expect_status(
+		s, cfg, auth_cmd(s, RDMABLK_OP_AUTH_REPLY, static_cast<std::uint32_t>(p.proof.size())),
+		p.proof, RDMABLK_S_OK, "the proof of a host holding its key");
+	ex.finish(done.status, done.body);
+	return p;
+}
+
+/* This host's id, as every OPEN and challenge of these scenarios names it. */
+auth::HostId own_hostid()
+{
+	const rdmablk_open_req open = make_open_req("");
+	auth::HostId hostid;
+	std::memcpy(hostid.data(), open.hostid, hostid.size());
+	return hostid;
+}
+
+/*
+ * A connection speaks for one host. Holding the key the target has for
+ * its host id (--key-file), this host authenticates, then OPENs naming
+ * another host id: refused, and the connection dropped. Were the claim to
+ * follow the last command, the connection would no longer count as the
+ * proven host's when that host's keys are revoked (HOST_DEL closes the
+ * connections that claimed it) and, staying up, could then OPEN under the
+ * proven id: a revoked key would keep an export open.
+ */
+std::string auth_second_hostid(const Config &cfg)
+{
+	if (!cfg.key)
+		throw Skipped{"needs the key the target holds for this host (--key-file)"};
+	auth::HostExchange ex(cfg.export_name, own_hostid(), *cfg.key, nullptr,
+			      auth::random_nonce());
+	auto s = connect_auth(cfg);
+	authenticate(*s, cfg, ex, bytes_of(ex.challenge()));
+	rdmablk_open_req other = make_open_req(cfg.export_name);
+	other.hostid[0] ^= 0xff;
+	s->send(open_cmd(*s), bytes_of(other));
+	return "authenticated, then an OPEN naming another host id: " +
+	       expect_drop(*s, cfg, "an OPEN naming another host id than the one proved", false);
+}
+
 /*
  * A recorded exchange, replayed: holding the key the target has for its
  * host id (--key-file), this host authenticates once, opens the export and
@@ -624,25 +680,13 @@ std::string auth_replay(const Config &cfg)
 {
 	if (!cfg.key)
 		throw Skipped{"needs the key the target holds for this host (--key-file)"};
-	const rdmablk_open_req open = make_open_req(cfg.export_name);
-	auth::HostId hostid;
-	std::memcpy(hostid.data(), open.hostid, hostid.size());
-
-	auth::HostExchange genuine(cfg.export_name, hostid, *cfg.key, nullptr,
+	auth::HostExchange genuine(cfg.export_name, own_hostid(), *cfg.key, nullptr,
 				   auth::random_nonce());
 	const auto challenge = bytes_of(genuine.challenge());
-	std::vector<std::uint8_t> proof, nonce;
+	Proven recorded;
 	{
 		auto s = connect_auth(cfg);
-		const Response r = expect_chal(*s, cfg, challenge, RDMABLK_S_OK,
-					       "the challenge of a host holding its key");
-		nonce = target_nonce(r);
-		proof = bytes_of(genuine.reply(r.status, r.body));
-		const Response done = expect_status(
-			*s, cfg,
-			auth_cmd(*s, RDMABLK_OP_AUTH_REPLY, static_cast<std::uint32_t>(proof.size())),
-			proof, RDMABLK_S_OK, "the proof of a host holding its key");
-		genuine.finish(done.status, done.body);
+		recorded = authenticate(*s, cfg, genuine, challenge);
 		open_export(*s, cfg, cfg.export_name);
 		expect_read_ok(*s, cfg);
 	}
@@ -650,12 +694,12 @@ std::string auth_replay(const Config &cfg)
 	auto s = connect_auth(cfg);
 	const Response r = expect_chal(*s, cfg, challenge, RDMABLK_S_OK,
 				       "the recorded challenge, sent again");
-	if (target_nonce(r) == nonce)
+	if (target_nonce(r) == recorded.nonce)
 		throw Failure{"a fresh target nonce for the replayed challenge",
 			      "the nonce of the recorded exchange again"};
 	expect_status(*s, cfg,
-		      auth_cmd(*s, RDMABLK_OP_AUTH_REPLY, static_cast<std::uint32_t>(proof.size())),
-		      proof, RDMABLK_S_AUTH_FAILED, "the recorded proof, replayed");
+		      auth_cmd(*s, RDMABLK_OP_AUTH_REPLY, static_cast<std::uint32_t>(recorded.proof.size())),
+		      recorded.proof, RDMABLK_S_AUTH_FAILED, "the recorded proof, replayed");
 	expect_status(*s, cfg, open_cmd(*s), open_payload(cfg.export_name),
 		      RDMABLK_S_AUTH_REQUIRED, "OPEN after the replayed proof");
 	return "the genuine exchange opened the export and read; replayed on a new "
@@ -1896,6 +1940,9 @@ constexpr std::array kExtraScenarios = {
 	Scenario{"auth-replay",
 		 "a genuine exchange recorded and replayed on a new connection: refused",
 		 auth_replay},
+	Scenario{"auth-second-hostid",
+		 "authenticated, then an OPEN naming another host id: the connection dropped",
+		 auth_second_hostid},
 };
 
 } // namespace
