@@ -467,6 +467,8 @@ int rdmablk_nl_parse_dev_set(struct nlattr **attrs,
 		return ret;
 	if (req->key.hmac)
 		req->mask |= RDMABLK_DEV_SET_KEYS;
+	if (req->target_key.hmac)
+		req->mask |= RDMABLK_DEV_SET_TARGET_KEY;
 	if (attrs[RDMABLK_ATTR_MP_POLICY]) {
 		req->mask |= RDMABLK_DEV_SET_POLICY;
 		req->policy = nla_get_u32(attrs[RDMABLK_ATTR_MP_POLICY]);

@@ -635,6 +635,25 @@ static void rdmablk_nl_attach_keys(struct kunit *test)
 	}
 	nl_req_free(&r);
 
+	/* DEV_SET: a target key too replaces the device's; alone it would not. */
+	nl_req_init(test, &r);
+	KUNIT_ASSERT_EQ(test, nla_put_u32(r.skb, RDMABLK_ATTR_DEV_INDEX, 3), 0);
+	KUNIT_ASSERT_EQ(test, nla_put(r.skb, RDMABLK_ATTR_AUTH_KEY, 48, test_secret), 0);
+	KUNIT_ASSERT_EQ(test, nla_put(r.skb, RDMABLK_ATTR_AUTH_TARGET_KEY, 32,
+				      test_secret), 0);
+	KUNIT_ASSERT_EQ(test, nl_req_parse(&r, rdmablk_nl_dev_set_policy), 0);
+	{
+		struct rdmablk_dev_set_req set;
+
+		KUNIT_ASSERT_EQ(test, rdmablk_nl_parse_dev_set(r.tb, &set, &r.extack), 0);
+		KUNIT_EXPECT_EQ(test, set.mask,
+				(u32)(RDMABLK_DEV_SET_KEYS | RDMABLK_DEV_SET_TARGET_KEY));
+		KUNIT_EXPECT_EQ(test, set.target_key.hmac, RDMABLK_AUTH_HMAC_SHA256);
+		rdmablk_dev_set_req_wipe(&set);
+		KUNIT_EXPECT_TRUE(test, !memchr_inv(&set.target_key, 0, sizeof(set.target_key)));
+	}
+	nl_req_free(&r);
+
 	/* A target key alone: refused, the target proves itself only in reply. */
 	nl_req_init(test, &r);
 	put_attach(test, &r, "192.0.2.1");

@@ -98,16 +98,19 @@ struct rdmablk_tmo {
 /* ... and that it carries new keys. */
 #define RDMABLK_DEV_SET_KEYS			BIT(4)
 #define RDMABLK_DEV_SET_POLICY			BIT(5)
+#define RDMABLK_DEV_SET_TARGET_KEY		BIT(6)
 
 /**
  * struct rdmablk_dev_set_req - a decoded DEV_SET request
  * @index: N of rdmablkN
  * @mask: RDMABLK_TMO_SET_* present in @tmo, RDMABLK_DEV_SET_KEYS,
- *	RDMABLK_DEV_SET_POLICY
+ *	RDMABLK_DEV_SET_TARGET_KEY (with it: @target_key replaces the
+ *	device's; without, the device keeps its own, so that rotating the
+ *	host's key never drops mutual authentication), RDMABLK_DEV_SET_POLICY
  * @tmo: new settings
  * @key: with RDMABLK_DEV_SET_KEYS, the secret the next connections use
- * @target_key: with RDMABLK_DEV_SET_KEYS, the target's secret they expect,
- *	or none
+ * @target_key: with RDMABLK_DEV_SET_TARGET_KEY, the target's secret they
+ *	expect
  * @policy: with RDMABLK_DEV_SET_POLICY, enum rdmablk_mp_policy
  *
  * Whoever decoded one wipes it with rdmablk_dev_set_req_wipe().

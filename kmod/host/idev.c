@@ -447,7 +447,9 @@ static int rdmablk_idev_set(const struct rdmablk_dev_set_req *req,
 	if (req->mask & RDMABLK_DEV_SET_KEYS) {
 		down_write(&idev->key_sem);
 		idev->key = req->key;
-		idev->target_key = req->target_key;
+		/* Without one, the target key stays: see rdmablk_dev_set_req. */
+		if (req->mask & RDMABLK_DEV_SET_TARGET_KEY)
+			idev->target_key = req->target_key;
 		up_write(&idev->key_sem);
 		pr_info("%s: new authentication keys, for the next connections\n",
 			idev->name);

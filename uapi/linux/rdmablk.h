@@ -105,7 +105,9 @@
  *                                 KEEPALIVE_TMO, AUTH_KEY [AUTH_TARGET_KEY] (new keys
  *                                 for the next connections; live ones stay up,
  *                                 RECONNECT makes every queue authenticate with
- *                                 them now); takes effect at once, but for
+ *                                 them now; without AUTH_TARGET_KEY the device
+ *                                 keeps the target key it has: a new host key
+ *                                 never drops mutual authentication); takes effect at once, but for
  *                                 KEEPALIVE_TMO, which the target learns at
  *                                 connect: a new value applies from the next
  *                                 connect, and a live device reconnects at once
