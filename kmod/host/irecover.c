@@ -647,8 +647,15 @@ void rdmablk_ipath_err_work(struct work_struct *work)
 			blk_mq_unquiesce_queue(q);
 		goto out_unlock;
 	}
-	if (rdmablk_ipath_state(path) != RDMABLK_DEV_RECONNECTING)
+	if (rdmablk_ipath_state(path) != RDMABLK_DEV_RECONNECTING) {
+		/*
+		 * A reconnect came first (RECONNECT again, a port coming up):
+		 * the reset this was for is over, and the path's next loss is
+		 * a loss, counted as a flap.
+		 */
+		clear_bit(RDMABLK_IPATH_RESET, &path->flags);
 		goto out_unlock;
+	}
 
 	spin_lock_irqsave(&idev->state_lock, flags);
 	strscpy(why, path->last_error, sizeof(why));

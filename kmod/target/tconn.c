@@ -671,21 +671,41 @@ static bool rdmablk_tdev_going(const struct ib_device *dev)
 	return false;
 }
 
-/* May one more connection from @peer be taken? */
-static bool rdmablk_tconn_admit(const struct sockaddr *peer)
+/*
+ * Discovery sessions one host may hold at once, and all hosts together.
+ * They need no export and no authentication, and idling does not end
+ * them (DISC_WAIT waits for long): without bounds of their own, a few
+ * addresses could take every place I/O connections need. rdmablkd holds
+ * one per target address it discovers from.
+ */
+#define RDMABLK_DISC_PER_HOST	8
+#define RDMABLK_DISC_MAX	128
+
+/*
+ * May one more connection from @peer be taken, a discovery session if
+ * @disc? Both count against max_connections(_per_host).
+ */
+static bool rdmablk_tconn_admit(const struct sockaddr *peer, bool disc)
 {
 	unsigned int max_host = READ_ONCE(rdmablk_max_conns_per_host);
 	unsigned int max = READ_ONCE(rdmablk_max_conns);
-	unsigned int all = 0, host = 0;
+	unsigned int all = 0, host = 0, disc_all = 0, disc_host = 0;
 	struct rdmablk_tconn *conn;
+	bool same, is_disc;
 
 	lockdep_assert_held(&rdmablk_tconns_lock);
 	list_for_each_entry(conn, &rdmablk_tconns, node) {
+		same = rdmablk_addr_same_host(peer,
+					      (struct sockaddr *)&conn->cm_id->route.addr.dst_addr);
+		is_disc = conn->params.flags & RDMABLK_CONN_DISCOVERY;
 		all++;
-		if (rdmablk_addr_same_host(peer,
-					   (struct sockaddr *)&conn->cm_id->route.addr.dst_addr))
-			host++;
+		host += same;
+		disc_all += is_disc;
+		disc_host += same && is_disc;
 	}
+	if (disc && (disc_all >= RDMABLK_DISC_MAX ||
+		     disc_host >= RDMABLK_DISC_PER_HOST))
+		return false;
 	return all < max && (!max_host || host < max_host);
 }
 
@@ -731,7 +751,8 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	/* Checked again when the connection is added, under the lock. */
 	spin_lock(&rdmablk_tconns_lock);
 	going = rdmablk_tdev_going(cm_id->device);
-	admitted = !going && rdmablk_tconn_admit(peer);
+	admitted = !going &&
+		   rdmablk_tconn_admit(peer, req.flags & RDMABLK_CONN_DISCOVERY);
 	spin_unlock(&rdmablk_tconns_lock);
 	if (going) {
 		ret = -ENODEV;
@@ -834,7 +855,9 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	conn->last_rx = jiffies;
 	spin_lock(&rdmablk_tconns_lock);
 	going = rdmablk_tdev_going(conn->dev);
-	admitted = !going && rdmablk_tconn_admit(peer);
+	admitted = !going &&
+		   rdmablk_tconn_admit(peer, conn->params.flags &
+					     RDMABLK_CONN_DISCOVERY);
 	if (admitted) {
 		list_add_tail(&conn->node, &rdmablk_tconns);
 		if (conn->params.flags & RDMABLK_CONN_DISCOVERY)
@@ -866,7 +889,8 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	param.flow_control = 1;
 	param.initiator_depth = min_t(u8, ev->param.conn.initiator_depth,
 				      conn->dev->attrs.max_qp_init_rd_atom);
-	param.responder_resources = ev->param.conn.responder_resources;
+	/* Nothing RDMA READs from the target: none, as nvmet grants. */
+	param.responder_resources = 0;
 	ret = rdma_accept(cm_id, &param);
 	if (ret) {
 		/* The id is ours now: tear down through the normal path. */
@@ -890,9 +914,10 @@ out_free_conn:
 	if (ret != -EBUSY)
 		goto out_reject;
 out_limit:
-	pr_warn_ratelimited("connect request from %pISpc refused: connection limit (max_connections %u, max_connections_per_host %u)\n",
+	pr_warn_ratelimited("connect request from %pISpc refused: connection limit (max_connections %u, max_connections_per_host %u; discovery sessions %u per host, %u in all)\n",
 			    peer, READ_ONCE(rdmablk_max_conns),
-			    READ_ONCE(rdmablk_max_conns_per_host));
+			    READ_ONCE(rdmablk_max_conns_per_host),
+			    RDMABLK_DISC_PER_HOST, RDMABLK_DISC_MAX);
 out_reject:
 	rdmablk_tconn_reject(cm_id, RDMABLK_REJ_RESOURCES);
 	return ret;

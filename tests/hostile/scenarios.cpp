@@ -1798,6 +1798,15 @@ std::string responses_not_taken(const Config &cfg)
 	       seconds(took);
 }
 
+/* A connect that was not established: it must be REJ_RESOURCES. */
+void expect_rej_resources(const Session &s, const std::string &expected, const std::string &which)
+{
+	const auto rej = s.outcome().rejected() ? decode_conn_rej(s.outcome().event->pdata)
+						: std::nullopt;
+	if (!rej || rej->reason != RDMABLK_REJ_RESOURCES)
+		throw Failure{expected, which + ": " + s.outcome().describe()};
+}
+
 /*
  * Connections from one address beyond the target's per-host limit are
  * refused with REJ_RESOURCES; those accepted before keep working. Run it
@@ -1827,11 +1836,8 @@ std::string connection_limit(const Config &cfg)
 			held.push_back(std::move(s));
 			continue;
 		}
-		const auto rej = s->outcome().rejected() ? decode_conn_rej(s->outcome().event->pdata)
-							 : std::nullopt;
-		if (!rej || rej->reason != RDMABLK_REJ_RESOURCES)
-			throw Failure{"connects accepted up to the limit, then REJ_RESOURCES",
-				      "connect " + std::to_string(i) + ": " + s->outcome().describe()};
+		expect_rej_resources(*s, "connects accepted up to the limit, then REJ_RESOURCES",
+				     "connect " + std::to_string(i));
 		refused++;
 	}
 	if (!refused)
@@ -1844,6 +1850,48 @@ std::string connection_limit(const Config &cfg)
 	return std::to_string(held.size()) +
 	       " connections accepted and opened, the next refused with REJ_RESOURCES; the first "
 	       "still reads";
+}
+
+/*
+ * Discovery sessions need no export and no authentication, and idling
+ * does not end them: the target holds at most 8 of one host at once
+ * (RDMABLK_DISC_PER_HOST in kmod/target/tconn.c), so that a few addresses
+ * cannot take the places I/O connections need. With the 9th refused, an
+ * I/O connection from the same address is still taken and reads.
+ */
+std::string discovery_limit(const Config &cfg)
+{
+	constexpr unsigned int kPerHost = 8;
+	constexpr unsigned int kTries = 2 * kPerHost;
+	std::vector<std::unique_ptr<Session>> held;
+
+	for (unsigned int i = 0; i < kTries; i++) {
+		SessionOptions opts;
+		opts.queue_depth = RDMABLK_DISC_QUEUE_DEPTH;
+		opts.pdata = ConnReq{.queue_depth = opts.queue_depth,
+				     .flags = RDMABLK_CONN_DISCOVERY,
+				     .keepalive_ms = kKeepaliveMs}
+				     .encode();
+		auto s = std::make_unique<Session>(cfg.endpoint, opts, cfg.timeout);
+		if (s->outcome().established()) {
+			held.push_back(std::move(s));
+			continue;
+		}
+		expect_rej_resources(*s,
+				     "discovery sessions accepted up to the limit, then REJ_RESOURCES",
+				     "session " + std::to_string(i));
+		break;
+	}
+	if (held.size() != kPerHost)
+		throw Failure{std::to_string(kPerHost) + " discovery sessions held, the next refused",
+			      std::to_string(held.size()) + " of " + std::to_string(kTries) +
+				      " accepted"};
+	auto io = connect(cfg);
+	open_export(*io, cfg, cfg.export_name);
+	expect_read_ok(*io, cfg);
+	return std::to_string(held.size()) +
+	       " discovery sessions held, the next refused with REJ_RESOURCES; an I/O "
+	       "connection from the same address still opened and read";
 }
 
 constexpr std::array kScenarios = {
@@ -1931,6 +1979,9 @@ constexpr std::array kExtraScenarios = {
 	Scenario{"connection-limit",
 		 "connections from one address beyond the limit: REJ_RESOURCES",
 		 connection_limit},
+	Scenario{"discovery-limit",
+		 "discovery sessions from one address beyond 8: REJ_RESOURCES, I/O still taken",
+		 discovery_limit},
 	Scenario{"auth-messages",
 		 "malformed, repeated, out-of-order and late AUTH_*: refused, nothing opened",
 		 auth_messages},
