@@ -286,15 +286,20 @@ void Session::send(const Cmd &cmd, std::span<const std::uint8_t> payload)
 	send_raw(msg);
 }
 
-void Session::send_raw(std::span<const std::uint8_t> bytes)
+void Session::need_send_credit(const char *what)
 {
 	if (!connected_)
-		throw SetupError("sending on a connection that was not established");
-	if (bytes.size() > kSendSlotSize)
-		throw SetupError("message of " + std::to_string(bytes.size()) + " bytes is too long");
+		throw SetupError(std::string(what) + " on a connection that was not established");
 	poll_cq();
 	if (sends_in_flight_ == nr_send_slots_)
 		throw SetupError("every send buffer is still in flight");
+}
+
+void Session::send_raw(std::span<const std::uint8_t> bytes)
+{
+	if (bytes.size() > kSendSlotSize)
+		throw SetupError("message of " + std::to_string(bytes.size()) + " bytes is too long");
+	need_send_credit("sending");
 
 	const unsigned int slot = next_send_slot_;
 	next_send_slot_ = (next_send_slot_ + 1) % nr_send_slots_;
@@ -305,13 +310,9 @@ void Session::send_raw(std::span<const std::uint8_t> bytes)
 void Session::write_imm(std::uint64_t remote_addr, std::uint32_t rkey, std::uint32_t length,
 			std::uint32_t imm)
 {
-	if (!connected_)
-		throw SetupError("writing on a connection that was not established");
 	if (length > kDataSize)
 		throw SetupError("RDMA WRITE of " + std::to_string(length) + " bytes is too long");
-	poll_cq();
-	if (sends_in_flight_ == nr_send_slots_)
-		throw SetupError("every send buffer is still in flight");
+	need_send_credit("writing");
 
 	ibv_sge sge = {
 		.addr = data_.addr(),

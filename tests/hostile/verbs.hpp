@@ -166,6 +166,8 @@ public:
 private:
 	void setup_qp(const SessionOptions &opts);
 	void post_recv(unsigned int slot);
+	/* Before a post: established (@what names it) and a send credit free. */
+	void need_send_credit(const char *what);
 	void poll_cq();
 	void poll_cm();
 
