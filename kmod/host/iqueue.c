@@ -837,10 +837,6 @@ int rdmablk_iqueue_connect(struct rdmablk_iqueue *queue, u16 queue_depth,
 		if (ret == -ECONNREFUSED && !queue->rej_reason)
 			NL_SET_ERR_MSG(extack,
 				       "connection refused: nothing listens there (rdmablkctl listen on the target?)");
-		else if (ret == -ECONNREFUSED &&
-			 queue->rej_reason == RDMABLK_REJ_AUTH_BACKOFF)
-			NL_SET_ERR_MSG(extack,
-				       "the target backs off this address after failed authentications: check the keys, then try again in a few seconds");
 		else if (ret == -ECONNREFUSED)
 			NL_SET_ERR_MSG(extack,
 				       "the target rejected the connection (protocol version or resources)");

@@ -86,7 +86,6 @@ int rdmablk_thost_set(const struct rdmablk_host_req *req,
 		      struct netlink_ext_ack *extack);
 int rdmablk_thost_del(const u8 *hostid, struct netlink_ext_ack *extack);
 int rdmablk_thost_get(unsigned long idx, struct rdmablk_host_info *info);
-bool rdmablk_tauth_backoff(const struct sockaddr *peer);
 void rdmablk_tauth_init(void);
 void rdmablk_tauth_exit(void);
 

@@ -3,7 +3,8 @@
  * Authentication on the target: the keys it holds per host (HOST_SET),
  * the exchange on a connection (AUTH_CHALLENGE, AUTH_REPLY; the protocol
  * and its proofs are in ../auth.c), who may then OPEN or discover what,
- * and the back-off that keeps a source from trying keys at line rate.
+ * and what a refused proof leaves: a count against the host and a line in
+ * the log, nothing against its source address.
  *
  * Rules (docs/protocol.md, "Authentication"):
  *  - A host the target holds keys for must authenticate before OPEN or
@@ -20,8 +21,6 @@
  *  - rdmablk_thosts_lock (mutex) protects rdmablk_thosts and each entry's
  *    keys and counters. Connections copy the keys they need under it into
  *    their own exchange, which wipes them once it is decided.
- *  - rdmablk_backoff_lock (spinlock, taken from rdma_cm's connect request
- *    handler and CQ work) protects rdmablk_backoff[].
  *  - A connection's exchange (@conn->auth, @conn->auth_mode) is touched
  *    only by its receive handling, one command at a time (tconn.h), and
  *    freed by its teardown.
@@ -70,26 +69,6 @@ static DEFINE_MUTEX(rdmablk_thosts_lock);
  * proofs bind it; a host need not know it beforehand.
  */
 static u8 rdmablk_target_id[RDMABLK_UUID_SIZE];
-
-/*
- * Back-off: after a refused proof from an address, connect requests
- * from it are rejected for a time that doubles with each further refusal,
- * from RDMABLK_BACKOFF_MIN up to RDMABLK_BACKOFF_MAX; a success clears it.
- * The table is small and the oldest entry makes room: a peer can at worst
- * flush others' back-off, never slow down an address it does not own.
- */
-#define RDMABLK_BACKOFF_SLOTS	64
-#define RDMABLK_BACKOFF_MIN	(HZ / 4)
-#define RDMABLK_BACKOFF_MAX	(16 * HZ)
-
-struct rdmablk_backoff {
-	struct sockaddr_storage addr;
-	unsigned int failures;
-	unsigned long until;
-};
-
-static struct rdmablk_backoff rdmablk_backoff[RDMABLK_BACKOFF_SLOTS];
-static DEFINE_SPINLOCK(rdmablk_backoff_lock);
 
 static struct rdmablk_thost *rdmablk_thost_find(const u8 *hostid)
 {
@@ -249,78 +228,17 @@ static void rdmablk_thost_count(const u8 *hostid, bool ok)
 	mutex_unlock(&rdmablk_thosts_lock);
 }
 
-/* The slot of @peer, or NULL. */
-static struct rdmablk_backoff *rdmablk_backoff_find(const struct sockaddr *peer)
-{
-	unsigned int i;
-
-	lockdep_assert_held(&rdmablk_backoff_lock);
-	for (i = 0; i < RDMABLK_BACKOFF_SLOTS; i++)
-		if (rdmablk_backoff[i].failures &&
-		    rdmablk_addr_same_host(peer,
-					   (struct sockaddr *)&rdmablk_backoff[i].addr))
-			return &rdmablk_backoff[i];
-	return NULL;
-}
-
-/**
- * rdmablk_tauth_backoff() - is @peer backed off after refused exchanges?
- * @peer: a connect request's source
- *
- * Return: true when its connect request is to be rejected.
- */
-bool rdmablk_tauth_backoff(const struct sockaddr *peer)
-{
-	struct rdmablk_backoff *b;
-	bool wait;
-
-	spin_lock(&rdmablk_backoff_lock);
-	b = rdmablk_backoff_find(peer);
-	wait = b && time_before(jiffies, b->until);
-	spin_unlock(&rdmablk_backoff_lock);
-	return wait;
-}
-
-static void rdmablk_backoff_note(const struct sockaddr *peer, bool ok)
-{
-	struct rdmablk_backoff *b, *oldest = &rdmablk_backoff[0];
-	unsigned int i, shift;
-
-	spin_lock(&rdmablk_backoff_lock);
-	b = rdmablk_backoff_find(peer);
-	if (ok) {
-		if (b)
-			b->failures = 0;
-		spin_unlock(&rdmablk_backoff_lock);
-		return;
-	}
-	if (!b) {
-		for (i = 0; i < RDMABLK_BACKOFF_SLOTS; i++) {
-			b = &rdmablk_backoff[i];
-			if (!b->failures)
-				break;
-			if (time_before(b->until, oldest->until))
-				oldest = b;
-		}
-		if (b->failures)
-			b = oldest;
-		memset(b, 0, sizeof(*b));
-		memcpy(&b->addr, peer, peer->sa_family == AF_INET6 ?
-		       sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in));
-	}
-	shift = min(b->failures, 6U);
-	b->failures++;
-	b->until = jiffies + min_t(unsigned long,
-				   RDMABLK_BACKOFF_MIN << shift,
-				   RDMABLK_BACKOFF_MAX);
-	spin_unlock(&rdmablk_backoff_lock);
-}
-
 /*
  * The exchange of @conn was decided: log a refusal; and when a proof was
- * checked (@proof: a key was tried), count it and back off or clear the
- * source. A malformed or out-of-order message tries no key: it is
- * refused and logged, not counted.
+ * checked (@proof: a key was tried), count it against the host. A
+ * malformed or out-of-order message tries no key: it is refused and
+ * logged, not counted.
+ *
+ * Nothing is held against the source address: the target cannot verify
+ * it (a local user of a host, or a spoofer, sends from that host's
+ * address), so refusing an address after refused proofs would let anyone
+ * keep an honest host from reconnecting. Nor is a key guessed online at
+ * any rate: each is 256 random bits or more. As NVMe's DH-HMAC-CHAP.
  */
 static void rdmablk_tauth_decided(struct rdmablk_tconn *conn, bool ok,
 				  bool proof)
@@ -328,10 +246,8 @@ static void rdmablk_tauth_decided(struct rdmablk_tconn *conn, bool ok,
 	struct rdmablk_auth *a = conn->auth;
 	struct sockaddr *peer = (struct sockaddr *)&conn->cm_id->route.addr.dst_addr;
 
-	if (proof) {
+	if (proof)
 		rdmablk_thost_count(a->hostid, ok);
-		rdmablk_backoff_note(peer, ok);
-	}
 	if (ok) {
 		conn->auth_mode = a->flags & RDMABLK_AUTH_BIDIR ?
 				  RDMABLK_AUTH_MODE_MUTUAL :

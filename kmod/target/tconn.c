@@ -742,12 +742,6 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 		rdmablk_tconn_reject(cm_id, reason);
 		return -ECONNREFUSED;
 	}
-	if (rdmablk_tauth_backoff(peer)) {
-		pr_warn_ratelimited("connect request from %pISpc refused: authentication failed recently, backing off\n",
-				    peer);
-		rdmablk_tconn_reject(cm_id, RDMABLK_REJ_AUTH_BACKOFF);
-		return -ECONNREFUSED;
-	}
 	/* Checked again when the connection is added, under the lock. */
 	spin_lock(&rdmablk_tconns_lock);
 	going = rdmablk_tdev_going(cm_id->device);

@@ -439,39 +439,14 @@ attached_dev() {
 }
 
 # attach_refused REGEX NAME [attach options]: attaching export NAME of
-# TARGET_ADDR fails saying REGEX and leaves no device. An attempt that the
-# target's authentication back-off (of an earlier refusal from this
-# address) turns away is made again once the back-off is over.
+# TARGET_ADDR fails saying REGEX and leaves no device.
 attach_refused() {
-	local regex=$1 out rc
+	local regex=$1 out
 	shift
-	for _ in $(seq 40); do
-		rc=0
-		out=$("$RDMABLK_NL" attach "$TARGET_ADDR" "$@" 2>&1) || rc=$?
-		[ "$rc" -ne 0 ] || fail "attach $* succeeded: $out"
-		grep -q 'backs off' <<<"$out" || break
-		pause 0.5
-	done
+	out=$("$RDMABLK_NL" attach "$TARGET_ADDR" "$@" 2>&1) && fail "attach $* succeeded: $out"
 	grep -Eq -- "$regex" <<<"$out" || fail "attach $* said '$out', expected '$regex'"
 	[ -z "$(nl dev-list)" ] || fail "a refused attach left a device: $(nl dev-list)"
 	log "refused as expected: attach $*: $out"
-}
-
-# attach_after_backoff NAME [attach options]: attach_dev, trying again
-# while the target backs this address off after a refused authentication.
-attach_after_backoff() {
-	local out rc
-	for _ in $(seq 80); do
-		rc=0
-		out=$("$RDMABLK_NL" attach "$TARGET_ADDR" "$@" 2>&1) || rc=$?
-		if [ "$rc" -eq 0 ]; then
-			attached_dev "$1" "$out"
-			return
-		fi
-		grep -q 'backs off' <<<"$out" || fail "attach $* failed: $out"
-		pause 0.5
-	done
-	fail "attach $* still backed off after 40 s: $out"
 }
 
 # key_file PATH [key generate options]: a new key from rdmablkctl key

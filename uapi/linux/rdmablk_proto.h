@@ -170,9 +170,6 @@ enum rdmablk_rej_reason {
 	RDMABLK_REJ_VERSION,		/* protocol version not supported */
 	RDMABLK_REJ_RESOURCES,		/* target out of resources */
 	RDMABLK_REJ_QUEUE_DEPTH,	/* queue depth 0 */
-	RDMABLK_REJ_AUTH_BACKOFF,	/* authentication from this address failed
-					 * lately: try again later
-					 */
 };
 
 /**

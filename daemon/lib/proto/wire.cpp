@@ -147,8 +147,6 @@ std::string rej_reason_name(std::uint16_t reason)
 		return "REJ_RESOURCES";
 	case RDMABLK_REJ_QUEUE_DEPTH:
 		return "REJ_QUEUE_DEPTH";
-	case RDMABLK_REJ_AUTH_BACKOFF:
-		return "REJ_AUTH_BACKOFF";
 	}
 	return "reject reason " + std::to_string(reason);
 }

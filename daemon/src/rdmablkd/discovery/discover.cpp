@@ -35,9 +35,6 @@ void Discoveries::start(const nl::Endpoint &target, const nl::Uuid &hostid, KeyP
 		case DiscoverySession::Failure::refused:
 			finish(id, ctl::fail(ctl::code::permission_denied, error));
 			return;
-		case DiscoverySession::Failure::backoff:
-			finish(id, ctl::fail(ctl::code::busy, error));
-			return;
 		case DiscoverySession::Failure::other:
 			break;
 		}

@@ -225,12 +225,7 @@ bool DiscoverySession::on_cm_event(rdma_cm_event_type type, int status,
 			return ready() && state_ != State::failed;
 		}
 		case RDMA_CM_EVENT_REJECTED:
-			if (const auto rej = proto::decode_conn_rej(pdata);
-			    rej && rej->reason == RDMABLK_REJ_AUTH_BACKOFF) {
-				failure_ = Failure::backoff;
-				fail(target_text_ + " backs off this address after failed "
-				     "authentications: check the keys, then try again in a few seconds");
-			} else if (rej) {
+			if (const auto rej = proto::decode_conn_rej(pdata)) {
 				fail(target_text_ + " refused the discovery connection (" +
 				     proto::rej_reason_name(rej->reason) + ", it speaks version " +
 				     std::to_string(rej->version) + ")");

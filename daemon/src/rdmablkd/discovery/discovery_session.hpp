@@ -89,7 +89,6 @@ public:
 	enum class Failure {
 		other,	 /* unreachable, lost, timed out, a malformed answer */
 		refused, /* authentication: refused, or the target did not prove itself */
-		backoff, /* the target backs this address off after failed authentications */
 	};
 	Failure failure() const { return failure_; }
 
