@@ -682,10 +682,14 @@ static bool rdmablk_tdev_going(const struct ib_device *dev)
 #define RDMABLK_DISC_MAX	128
 
 /*
- * May one more connection from @peer be taken, a discovery session if
- * @disc? Both count against max_connections(_per_host).
+ * May one more connection from @peer be taken on @dev, a discovery
+ * session if @disc? Not on a device being removed; and both kinds count
+ * against max_connections(_per_host).
+ *
+ * Return: 0; -ENODEV if @dev is being removed; -EBUSY over a limit.
  */
-static bool rdmablk_tconn_admit(const struct sockaddr *peer, bool disc)
+static int rdmablk_tconn_admit(const struct ib_device *dev,
+			       const struct sockaddr *peer, bool disc)
 {
 	unsigned int max_host = READ_ONCE(rdmablk_max_conns_per_host);
 	unsigned int max = READ_ONCE(rdmablk_max_conns);
@@ -694,6 +698,8 @@ static bool rdmablk_tconn_admit(const struct sockaddr *peer, bool disc)
 	bool same, is_disc;
 
 	lockdep_assert_held(&rdmablk_tconns_lock);
+	if (rdmablk_tdev_going(dev))
+		return -ENODEV;
 	list_for_each_entry(conn, &rdmablk_tconns, node) {
 		same = rdmablk_addr_same_host(peer,
 					      (struct sockaddr *)&conn->cm_id->route.addr.dst_addr);
@@ -705,8 +711,10 @@ static bool rdmablk_tconn_admit(const struct sockaddr *peer, bool disc)
 	}
 	if (disc && (disc_all >= RDMABLK_DISC_MAX ||
 		     disc_host >= RDMABLK_DISC_PER_HOST))
-		return false;
-	return all < max && (!max_host || host < max_host);
+		return -EBUSY;
+	if (all >= max || (max_host && host >= max_host))
+		return -EBUSY;
+	return 0;
 }
 
 static void rdmablk_tconn_reject(struct rdma_cm_id *cm_id, u16 reason)
@@ -731,7 +739,6 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	struct sockaddr *peer = (struct sockaddr *)&cm_id->route.addr.dst_addr;
 	struct rdmablk_conn_rep rep;
 	struct rdmablk_tconn *conn;
-	bool admitted, going;
 	int reason, ret;
 
 	reason = rdmablk_conn_req_decode(ev->param.conn.private_data,
@@ -744,18 +751,13 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	}
 	/* Checked again when the connection is added, under the lock. */
 	spin_lock(&rdmablk_tconns_lock);
-	going = rdmablk_tdev_going(cm_id->device);
-	admitted = !going &&
-		   rdmablk_tconn_admit(peer, req.flags & RDMABLK_CONN_DISCOVERY);
+	ret = rdmablk_tconn_admit(cm_id->device, peer,
+				  req.flags & RDMABLK_CONN_DISCOVERY);
 	spin_unlock(&rdmablk_tconns_lock);
-	if (going) {
-		ret = -ENODEV;
-		goto out_reject;
-	}
-	if (!admitted) {
-		ret = -EBUSY;
+	if (ret == -EBUSY)
 		goto out_limit;
-	}
+	if (ret)
+		goto out_reject;
 
 	conn = kzalloc(sizeof(*conn), GFP_KERNEL);
 	if (!conn) {
@@ -848,11 +850,9 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	/* Before the connection is listed: debugfs shows its idle time. */
 	conn->last_rx = jiffies;
 	spin_lock(&rdmablk_tconns_lock);
-	going = rdmablk_tdev_going(conn->dev);
-	admitted = !going &&
-		   rdmablk_tconn_admit(peer, conn->params.flags &
-					     RDMABLK_CONN_DISCOVERY);
-	if (admitted) {
+	ret = rdmablk_tconn_admit(conn->dev, peer, conn->params.flags &
+						   RDMABLK_CONN_DISCOVERY);
+	if (!ret) {
 		list_add_tail(&conn->node, &rdmablk_tconns);
 		if (conn->params.flags & RDMABLK_CONN_DISCOVERY)
 			list_add_tail(&conn->disc_node, &rdmablk_disc_conns);
@@ -870,10 +870,8 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 				       RDMABLK_SEND_DEADLINE / 4));
 	}
 	spin_unlock(&rdmablk_tconns_lock);
-	if (!admitted) {
-		ret = going ? -ENODEV : -EBUSY;
+	if (ret)
 		goto out_free_bufs;
-	}
 	cm_id->context = conn;
 
 	rdmablk_conn_rep_encode(&rep, &conn->params);
