@@ -2,8 +2,10 @@
 /*
  * The "rdmablk" generic netlink family: operations and events.
  *
- * Every operation is admin-only and strictly validated against its own
- * policy (nl_parse.c). Operations run in parallel (attach may wait seconds
+ * Every operation is admin-only (CAP_NET_ADMIN), and so is joining the
+ * events group; each is strictly validated against its own policy
+ * (nl_parse.c). EXPORT_ADD opens a device only for a caller who could open
+ * it itself (export.c). Operations run in parallel (attach may wait seconds
  * for a target); the objects they touch have their own locks.
  * Unregistration waits for running operations.
  *
@@ -24,8 +26,10 @@ enum rdmablk_mcgrp {
 	RDMABLK_MCGRP_EVENTS,
 };
 
+/* The events say what the admin-only dumps say: joined with CAP_NET_ADMIN. */
 static const struct genl_multicast_group rdmablk_mcgrps[] = {
-	[RDMABLK_MCGRP_EVENTS] = { .name = RDMABLK_GENL_MCGRP_EVENTS },
+	[RDMABLK_MCGRP_EVENTS] = { .name = RDMABLK_GENL_MCGRP_EVENTS,
+				   .flags = GENL_MCAST_CAP_NET_ADMIN },
 };
 
 static struct genl_family rdmablk_genl_family;
@@ -35,9 +39,13 @@ static struct genl_family rdmablk_genl_family;
 
 /*
  * Set while the family is registered; events are dropped otherwise, and
- * the roles may (un)register only while it is clear.
+ * the roles may (un)register only while it is clear. rdmablk_nl_up_sem
+ * (read: an event's header put and its multicast; write: the flag
+ * cleared at exit, before the family is unregistered) keeps an event from
+ * reaching a family id or group that unregistration has released.
  */
 static bool rdmablk_nl_up;
+static DECLARE_RWSEM(rdmablk_nl_up_sem);
 
 /*
  * The roles' operations, NULL for a role not registered. Written only
@@ -172,27 +180,36 @@ static int rdmablk_nl_put_addr(struct sk_buff *msg,
 static struct sk_buff *rdmablk_nl_event_new(enum rdmablk_event event,
 					    void **hdr)
 {
-	struct sk_buff *msg;
+	struct sk_buff *msg = NULL;
 
-	if (!READ_ONCE(rdmablk_nl_up))
-		return NULL;
+	down_read(&rdmablk_nl_up_sem);
+	if (!rdmablk_nl_up)
+		goto out;
 	msg = genlmsg_new(RDMABLK_NL_MSG_SIZE, GFP_KERNEL);
 	if (!msg)
-		return NULL;
+		goto out;
 	*hdr = genlmsg_put(msg, 0, 0, &rdmablk_genl_family, 0,
 			   RDMABLK_CMD_EVENT);
 	if (!*hdr || nla_put_u32(msg, RDMABLK_ATTR_EVENT, event)) {
 		nlmsg_free(msg);
-		return NULL;
+		msg = NULL;
 	}
+out:
+	up_read(&rdmablk_nl_up_sem);
 	return msg;
 }
 
+/* Dropped if the family began to go away since rdmablk_nl_event_new(). */
 static void rdmablk_nl_event_send(struct sk_buff *msg, void *hdr)
 {
 	genlmsg_end(msg, hdr);
-	genlmsg_multicast(&rdmablk_genl_family, msg, 0, RDMABLK_MCGRP_EVENTS,
-			  GFP_KERNEL);
+	down_read(&rdmablk_nl_up_sem);
+	if (rdmablk_nl_up)
+		genlmsg_multicast(&rdmablk_genl_family, msg, 0,
+				  RDMABLK_MCGRP_EVENTS, GFP_KERNEL);
+	else
+		nlmsg_free(msg);
+	up_read(&rdmablk_nl_up_sem);
 }
 
 static int rdmablk_nl_listen_add(struct sk_buff *skb, struct genl_info *info)
@@ -826,7 +843,7 @@ static const struct genl_ops rdmablk_genl_ops[] = {
 	{
 		.cmd = RDMABLK_CMD_EXPORT_DEL,
 		.flags = GENL_ADMIN_PERM,
-		.policy = rdmablk_nl_export_policy,
+		.policy = rdmablk_nl_export_del_policy,
 		.maxattr = RDMABLK_ATTR_MAX,
 		.doit = rdmablk_nl_export_del,
 	},
@@ -942,6 +959,9 @@ int rdmablk_nl_init(void)
 
 void rdmablk_nl_exit(void)
 {
+	/* Waits for the events being sent; later ones are dropped. */
+	down_write(&rdmablk_nl_up_sem);
 	WRITE_ONCE(rdmablk_nl_up, false);
+	up_write(&rdmablk_nl_up_sem);
 	genl_unregister_family(&rdmablk_genl_family);
 }

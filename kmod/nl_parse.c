@@ -72,6 +72,12 @@ const struct nla_policy rdmablk_nl_export_policy[RDMABLK_ATTR_MAX + 1] = {
 		NLA_POLICY_NESTED(rdmablk_nl_allowed_policy),
 };
 
+/* EXPORT_DEL names the export, nothing else. */
+const struct nla_policy rdmablk_nl_export_del_policy[RDMABLK_ATTR_MAX + 1] = {
+	[RDMABLK_ATTR_EXPORT_NAME] = { .type = NLA_NUL_STRING,
+				       .len = RDMABLK_EXPORT_NAME_MAX - 1 },
+};
+
 /* A secret: as long as the digest of the HMAC it is for (32, 48, 64). */
 #define RDMABLK_NL_KEY_POLICY	NLA_POLICY_RANGE(NLA_BINARY, 32, \
 						 RDMABLK_AUTH_MAC_MAX)
@@ -193,7 +199,8 @@ static int rdmablk_nl_parse_allowed(const struct nlattr *nest,
 
 /**
  * rdmablk_nl_parse_export() - decode EXPORT_ADD or EXPORT_DEL
- * @attrs: attributes validated against rdmablk_nl_export_policy
+ * @attrs: attributes validated against rdmablk_nl_export_policy (add) or
+ *	rdmablk_nl_export_del_policy
  * @add: EXPORT_ADD, which needs a path and a UUID
  * @req: result
  * @extack: where a rejection is explained

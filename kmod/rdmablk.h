@@ -325,6 +325,7 @@ struct rdmablk_dev_info {
 };
 
 extern const struct nla_policy rdmablk_nl_export_policy[RDMABLK_ATTR_MAX + 1];
+extern const struct nla_policy rdmablk_nl_export_del_policy[RDMABLK_ATTR_MAX + 1];
 extern const struct nla_policy rdmablk_nl_attach_policy[RDMABLK_ATTR_MAX + 1];
 extern const struct nla_policy rdmablk_nl_detach_policy[RDMABLK_ATTR_MAX + 1];
 extern const struct nla_policy rdmablk_nl_dev_set_policy[RDMABLK_ATTR_MAX + 1];

@@ -18,7 +18,9 @@
 
 #include <linux/atomic.h>
 #include <linux/blkdev.h>
+#include <linux/mount.h>
 #include <linux/mutex.h>
+#include <linux/namei.h>
 #include <linux/slab.h>
 
 #include "target.h"
@@ -180,6 +182,59 @@ static void rdmablk_export_free(struct rdmablk_export *exp)
 	kfree(exp);
 }
 
+/*
+ * The device at @path, for a caller who could open it itself, for reading
+ * and, unless @read_only, for writing: every operation is open to
+ * CAP_NET_ADMIN, which grants no access to block devices, so the kernel
+ * must not open one for a caller whose own open() would be refused (the
+ * device node's permissions, a nodev mount). One lookup, so that the
+ * device checked is the device opened (no second resolution of a path
+ * that may have changed in between, as blkdev_get_by_path() would make).
+ */
+static int rdmablk_export_bdev(const char *path, bool read_only,
+			       dev_t *devt, struct netlink_ext_ack *extack)
+{
+	struct inode *inode;
+	struct path p;
+	int ret;
+
+	ret = kern_path(path, LOOKUP_FOLLOW, &p);
+	if (ret) {
+		if (ret == -ENOENT)
+			NL_SET_ERR_MSG(extack, "no block device at this path");
+		else
+			NL_SET_ERR_MSG(extack, "cannot look up the block device's path");
+		return ret;
+	}
+	inode = d_backing_inode(p.dentry);
+	if (!S_ISBLK(inode->i_mode)) {
+		NL_SET_ERR_MSG(extack, "no block device at this path");
+		ret = -ENOTBLK;
+		goto out;
+	}
+	if ((p.mnt->mnt_flags & MNT_NODEV) ||
+	    (p.mnt->mnt_sb->s_iflags & SB_I_NODEV)) {
+		NL_SET_ERR_MSG(extack,
+			       "device nodes cannot be opened on this mount (nodev)");
+		ret = -EACCES;
+		goto out;
+	}
+	ret = path_permission(&p, MAY_READ | (read_only ? 0 : MAY_WRITE));
+	if (ret) {
+		if (read_only)
+			NL_SET_ERR_MSG(extack,
+				       "the caller may not read this device node itself");
+		else
+			NL_SET_ERR_MSG(extack,
+				       "the caller may not read and write this device node itself");
+		goto out;
+	}
+	*devt = inode->i_rdev;
+out:
+	path_put(&p);
+	return ret;
+}
+
 /**
  * rdmablk_export_add() - serve a block device under a name
  * @req: name (validated), path, UUID, read-only, allow list
@@ -193,6 +248,7 @@ int rdmablk_export_add(const struct rdmablk_export_req *req,
 	const char *name = req->name, *path = req->path;
 	bool read_only = req->read_only;
 	struct rdmablk_export *exp;
+	dev_t devt;
 	int ret;
 
 	exp = kzalloc(sizeof(*exp), GFP_KERNEL);
@@ -224,16 +280,19 @@ int rdmablk_export_add(const struct rdmablk_export_req *req,
 		goto out_unlock;
 	}
 
+	ret = rdmablk_export_bdev(path, read_only, &devt, extack);
+	if (ret)
+		goto out_unlock;
 	exp->mode = FMODE_READ | FMODE_EXCL;
 	if (!read_only)
 		exp->mode |= FMODE_WRITE;
-	exp->bdev = blkdev_get_by_path(path, exp->mode, exp);
+	exp->bdev = blkdev_get_by_dev(devt, exp->mode, exp);
 	if (IS_ERR(exp->bdev)) {
 		ret = PTR_ERR(exp->bdev);
 		if (ret == -EBUSY)
 			NL_SET_ERR_MSG(extack,
 				       "the device is in use (mounted, or exported already)");
-		else if (ret == -ENOENT || ret == -ENOTBLK)
+		else if (ret == -ENXIO)
 			NL_SET_ERR_MSG(extack, "no block device at this path");
 		else
 			NL_SET_ERR_MSG(extack, "cannot open the block device");
@@ -248,14 +307,17 @@ int rdmablk_export_add(const struct rdmablk_export_req *req,
 	exp->auth_required = req->auth_required;
 	list_add_tail(&exp->node, &rdmablk_exports);
 	atomic64_inc(&rdmablk_exports_gen);
-	mutex_unlock(&rdmablk_exports_lock);
-	rdmablk_tconn_disc_notify();
-
+	/*
+	 * Under the lock: once it is dropped, an EXPORT_DEL may free @exp,
+	 * and its REMOVED event must come after this one.
+	 */
 	pr_info("export %s: %s, %llu bytes%s%s\n", exp->name, exp->path,
 		exp->params.size, read_only ? ", read-only" : "",
 		exp->auth_required ? ", authenticated hosts only" : "");
 	rdmablk_nl_event_export(RDMABLK_EVENT_EXPORT_ADDED, exp->name,
 				exp->uuid);
+	mutex_unlock(&rdmablk_exports_lock);
+	rdmablk_tconn_disc_notify();
 	return 0;
 
 out_put_bdev:

@@ -207,10 +207,13 @@ int rdmablk_listener_add(const struct sockaddr_storage *addr,
 	}
 	l->cm_id = cm_id;
 	list_add_tail(&l->node, &rdmablk_listeners);
-	mutex_unlock(&rdmablk_listeners_lock);
-
+	/*
+	 * Under the lock: once it is dropped, a LISTEN_DEL may free @l, and
+	 * its REMOVED event must come after this one.
+	 */
 	pr_info("listening on %pISpc\n", &l->addr);
 	rdmablk_nl_event_listener(RDMABLK_EVENT_LISTENER_ADDED, &l->addr);
+	mutex_unlock(&rdmablk_listeners_lock);
 	return 0;
 
 out_unlock:

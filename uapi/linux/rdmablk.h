@@ -6,10 +6,13 @@
  * test tools). Userspace includes this very file; never copy its enums.
  *
  * Family "rdmablk", version RDMABLK_GENL_VERSION, one multicast group
- * "events". Every operation requires CAP_NET_ADMIN (GENL_ADMIN_PERM) and is
- * validated with a strict per-operation policy: unknown attributes, wrong
- * types and out-of-range values are rejected with an extack message that
- * names the attribute.
+ * "events". Every operation requires CAP_NET_ADMIN (GENL_ADMIN_PERM), and so
+ * does joining "events"; each is validated with a strict per-operation
+ * policy: unknown attributes, wrong types and out-of-range values are
+ * rejected with an extack message that names the attribute. EXPORT_ADD
+ * opens the device only for a caller who could open it itself, for reading
+ * and, unless READ_ONLY, for writing (its node's permissions, a nodev mount):
+ * CAP_NET_ADMIN grants no access to block devices.
  *
  * Attribute tree (all attributes live in one flat space, enum rdmablk_attr):
  *
