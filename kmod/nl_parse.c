@@ -56,13 +56,16 @@ int rdmablk_nl_parse_listen(struct net *net, struct nlattr **attrs,
 	return 0;
 }
 
+/* An export's name, as EXPORT_ADD, EXPORT_DEL and ATTACH take it. */
+#define RDMABLK_NL_EXPORT_NAME_POLICY	{ .type = NLA_NUL_STRING, \
+					  .len = RDMABLK_EXPORT_NAME_MAX - 1 }
+
 static const struct nla_policy rdmablk_nl_allowed_policy[RDMABLK_ATTR_MAX + 1] = {
 	[RDMABLK_ATTR_HOSTID] = NLA_POLICY_EXACT_LEN(RDMABLK_UUID_SIZE),
 };
 
 const struct nla_policy rdmablk_nl_export_policy[RDMABLK_ATTR_MAX + 1] = {
-	[RDMABLK_ATTR_EXPORT_NAME] = { .type = NLA_NUL_STRING,
-				       .len = RDMABLK_EXPORT_NAME_MAX - 1 },
+	[RDMABLK_ATTR_EXPORT_NAME] = RDMABLK_NL_EXPORT_NAME_POLICY,
 	[RDMABLK_ATTR_EXPORT_PATH] = { .type = NLA_NUL_STRING,
 				       .len = RDMABLK_PATH_MAX - 1 },
 	[RDMABLK_ATTR_UUID] = NLA_POLICY_EXACT_LEN(RDMABLK_UUID_SIZE),
@@ -74,8 +77,7 @@ const struct nla_policy rdmablk_nl_export_policy[RDMABLK_ATTR_MAX + 1] = {
 
 /* EXPORT_DEL names the export, nothing else. */
 const struct nla_policy rdmablk_nl_export_del_policy[RDMABLK_ATTR_MAX + 1] = {
-	[RDMABLK_ATTR_EXPORT_NAME] = { .type = NLA_NUL_STRING,
-				       .len = RDMABLK_EXPORT_NAME_MAX - 1 },
+	[RDMABLK_ATTR_EXPORT_NAME] = RDMABLK_NL_EXPORT_NAME_POLICY,
 };
 
 /* A secret: as long as the digest of the HMAC it is for (32, 48, 64). */
@@ -110,8 +112,7 @@ const struct nla_policy rdmablk_nl_attach_policy[RDMABLK_ATTR_MAX + 1] = {
 	[RDMABLK_ATTR_ADDR] = { .type = NLA_NUL_STRING,
 				.len = RDMABLK_ADDR_MAX_LEN - 1 },
 	[RDMABLK_ATTR_PORT] = NLA_POLICY_MIN(NLA_U16, 1),
-	[RDMABLK_ATTR_EXPORT_NAME] = { .type = NLA_NUL_STRING,
-				       .len = RDMABLK_EXPORT_NAME_MAX - 1 },
+	[RDMABLK_ATTR_EXPORT_NAME] = RDMABLK_NL_EXPORT_NAME_POLICY,
 	[RDMABLK_ATTR_HOSTID] = NLA_POLICY_EXACT_LEN(RDMABLK_UUID_SIZE),
 	[RDMABLK_ATTR_NR_QUEUES] = NLA_POLICY_RANGE(NLA_U32, 1,
 						    RDMABLK_MAX_QUEUES),
