@@ -119,6 +119,7 @@ static blk_status_t rdmablk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
 	struct rdmablk_iqueue *queue;
 	struct rdmablk_ipath *path;
+	bool deleting = false;
 	blk_status_t sts;
 
 	/* A new request, not one sent again: its retries start at 0. */
@@ -131,6 +132,14 @@ static blk_status_t rdmablk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	switch (rdmablk_idev_state(idev)) {
 	case RDMABLK_DEV_LIVE:
 		break;
+	case RDMABLK_DEV_DELETING:
+		/*
+		 * del_gendisk() writes back what is dirty, and detach left the
+		 * live paths up for it (as nvmf_check_ready() lets a deleting
+		 * controller's live queues through): sent while one is.
+		 */
+		deleting = true;
+		break;
 	case RDMABLK_DEV_RECONNECTING:
 		/* Quiesced while no path is live, unless I/O is to fail fast. */
 		if (!READ_ONCE(idev->fail_fast))
@@ -141,8 +150,13 @@ static blk_status_t rdmablk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	}
 	/* Under the dispatch's RCU: a path is freed after a grace period. */
 	path = rdmablk_idev_select_path(idev, hctx->queue_num);
-	if (unlikely(!path))
+	if (unlikely(!path)) {
+		/* None will come back: a detach reconnects nothing. */
+		if (deleting)
+			return rdmablk_fail_rq(hctx, NULL, rq,
+					       RDMABLK_S_IO_ERROR);
 		return BLK_STS_RESOURCE;
+	}
 	queue = &path->queues[hctx->queue_num];
 
 	rdmablk_ireq_reset(rq);

@@ -67,8 +67,10 @@
  *  - Detach marks the device DELETING (after which no work is armed),
  *    cancels the recovery works, fails I/O if the device is not live or
  *    its disk is still being added, waits for add_work, removes the disk
- *    (waiting for in-flight I/O), then tears the paths down with the same
- *    helper as recovery and frees the device.
+ *    (waiting for in-flight I/O; the writeback of a disk still open goes
+ *    over the live paths, which a DELETING device still sends on), then
+ *    tears the paths down with the same helper as recovery and frees the
+ *    device.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -304,7 +306,8 @@ static void rdmablk_idev_destroy(struct rdmablk_idev *idev)
 	 * Not live, a reconnect ran meanwhile, or the disk is still being
 	 * added (its partition read may wait on a target that does not
 	 * answer): nothing will answer in-flight I/O; fail it, and the
-	 * requeued I/O, now. New I/O fails: the device is DELETING.
+	 * requeued I/O, now. New I/O then finds no live path and fails: a
+	 * DELETING device reconnects none.
 	 */
 	mutex_lock(&idev->paths_lock);
 	n = rdmablk_idev_paths(idev, paths);

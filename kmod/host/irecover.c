@@ -635,8 +635,8 @@ void rdmablk_ipath_err_work(struct work_struct *work)
 		/*
 		 * Detach waits for in-flight I/O: fail it instead. Quiesced
 		 * for the while, as in rdmablk_ipath_teardown(): a dispatch
-		 * that passed the state check before DELETING posts before
-		 * the queues stop, not on a drained one.
+		 * that picked this path posts before its queues stop, not on
+		 * a drained one; later ones find no live queue and fail.
 		 */
 		if (idev->disk && !blk_queue_dying(idev->disk->queue)) {
 			q = idev->disk->queue;
@@ -645,6 +645,13 @@ void rdmablk_ipath_err_work(struct work_struct *work)
 		rdmablk_ipath_stop_queues(path, false);
 		if (q)
 			blk_mq_unquiesce_queue(q);
+		/*
+		 * A request whose post failed was put back unkicked: sent
+		 * again now, to another live path or to fail, or
+		 * del_gendisk() would wait for it for ever.
+		 */
+		if (idev->disk)
+			blk_mq_kick_requeue_list(idev->disk->queue);
 		goto out_unlock;
 	}
 	if (rdmablk_ipath_state(path) != RDMABLK_DEV_RECONNECTING) {
