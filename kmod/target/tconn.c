@@ -2,9 +2,10 @@
 /*
  * Target connections: one per initiator queue. This file owns a
  * connection's life: the connect request (admission limits, the REP), its
- * PD, CQ, QP and buffers, OPEN binding it to an export, the keep-alive
- * and open timers, rdma_cm events, teardown, and closing connections when
- * their export, their RDMA device or the module goes. Commands are in
+ * PD and buffers (its QP and CQ are tqp.c's, tcq.c's), OPEN binding it to
+ * an export, the keep-alive and open timers, rdma_cm events, teardown,
+ * and closing connections when their export, their RDMA device or the
+ * module goes. Commands are in
  * tio.c, discovery sessions in disc.c; tconn.h has the structures.
  *
  * Locking (the whole picture is in tconn.h):
@@ -376,155 +377,6 @@ out_free:
 	return -ENOMEM;
 }
 
-static void rdmablk_tconn_qp_event(struct ib_event *ev, void *ctx)
-{
-	struct rdmablk_tconn *conn = ctx;
-
-	switch (ev->event) {
-	case IB_EVENT_COMM_EST:
-		rdma_notify(conn->cm_id, ev->event);
-		break;
-	case IB_EVENT_QP_FATAL:
-	case IB_EVENT_QP_REQ_ERR:
-	case IB_EVENT_QP_ACCESS_ERR:
-		tconn_err_ratelimited(conn, "QP error: %s\n",
-				      ib_event_msg(ev->event));
-		rdmablk_tconn_close(conn);
-		break;
-	default:
-		break;
-	}
-}
-
-/*
- * SGEs a send work request of the QP may gather. One RDMA READ or WRITE
- * takes a command's pages up to that many at once; a batch of responses
- * takes one SGE each (up to RDMABLK_RSP_BATCH_MAX). Providers size every
- * send queue entry for the most SGEs the QP asks for (soft-RoCE: 208
- * bytes and 16 a SGE, rounded up to a power of two, so the device's 32
- * make entries of 1 KiB and 16 make 512 bytes), and the send queue holds
- * about a thousand entries at the default depth, so 16 rather than the
- * device's 32 halve it: 512 KiB less per connection. A 128 KiB payload
- * then takes two work requests instead of one.
- */
-static unsigned int rdmablk_send_sge = 16;
-module_param_named(send_sge, rdmablk_send_sge, uint, 0644);
-MODULE_PARM_DESC(send_sge,
-		 "Target: most SGEs of a send work request, so pages one RDMA READ or WRITE moves; fewer make each send queue entry smaller; 0: the device's most; applies to new connections (default: 16)");
-
-/* Units of @per pages (0: the device's MRs) that move @pages pages. */
-static unsigned int rdmablk_tconn_units_of(struct rdmablk_tconn *conn,
-					   unsigned int per, unsigned int pages)
-{
-	return per ? DIV_ROUND_UP(pages, per) :
-		     rdma_rw_mr_factor(conn->dev, conn->port_num, pages);
-}
-
-/*
- * Units of RDMA READ/WRITE the send queue must hold at once: a unit is
- * one work request of up to @per pages (@per 0: one MR with its
- * registration and invalidation, rdma_rw_mr_factor()), and every command
- * with a payload takes at least one. Sized for every command at the
- * largest size, that is nr_reqs * 16 at 16 SGEs, 4,096 units for the
- * default depth: a 4 MiB ring on soft-RoCE. But the payload budget bounds
- * the pages that the commands of a connection hold at once (tbudget.c: at
- * most max(budget, one command)), and so the units: a command of p >= 1
- * pages takes ceil(p / u) <= 1 + (p - 1) / u units of u pages, so n
- * commands holding P pages in all take at most n + (P - n) / u, most for
- * n = nr_reqs. Only a connection without a budget needs the full product.
- */
-static unsigned int rdmablk_tconn_rw_units(struct rdmablk_tconn *conn,
-					   unsigned int per)
-{
-	unsigned int max_io_pages = RDMABLK_MAX_IO_SIZE >> PAGE_SHIFT;
-	unsigned int all, bounded;
-	u64 pages;
-
-	all = conn->nr_reqs * rdmablk_tconn_units_of(conn, per, max_io_pages);
-	if (!conn->budget.max)
-		return all;
-	pages = max_t(u64, conn->budget.max >> PAGE_SHIFT, max_io_pages);
-	if (pages > UINT_MAX)
-		return all;
-	pages -= min_t(u64, pages, conn->nr_reqs);
-	bounded = conn->nr_reqs + rdmablk_tconn_units_of(conn, per, pages);
-	return min(all, bounded);
-}
-
-/*
- * Does @conn's device move RDMA READs through MRs (ib_core's rule in
- * rw.c, but for its rdma_rw_force_mr debugging switch)? iWARP does for
- * every READ, a device with max_sgl_rd for those of more pages.
- */
-static bool rdmablk_tconn_reads_register(struct rdmablk_tconn *conn)
-{
-	return rdma_protocol_iwarp(conn->dev, conn->port_num) ||
-	       conn->dev->attrs.max_sgl_rd;
-}
-
-static int rdmablk_tconn_create_qp(struct rdmablk_tconn *conn)
-{
-	struct ib_device *dev = conn->dev;
-	struct ib_qp_init_attr attr = {};
-	unsigned int ctxs, writes = 0, sge;
-	int ret;
-
-	attr.cap.max_send_sge = max(dev->attrs.max_sge_rd,
-				    dev->attrs.max_send_sge);
-	sge = READ_ONCE(rdmablk_send_sge);
-	if (sge && sge < attr.cap.max_send_sge)
-		attr.cap.max_send_sge = sge;
-	if (rdmablk_tconn_reads_register(conn)) {
-		/* ib_core adds a registration and an invalidation to each. */
-		ctxs = rdmablk_tconn_rw_units(conn, 0);
-		/* RDMA WRITEs still gather pages, max_send_sge at a time. */
-		writes = rdmablk_tconn_rw_units(conn, attr.cap.max_send_sge);
-	} else {
-		/* An RDMA READ scatters into no more than max_sge_rd. */
-		ctxs = rdmablk_tconn_rw_units(conn,
-					      min_t(u32, attr.cap.max_send_sge,
-						    dev->attrs.max_sge_rd));
-	}
-
-	/* +1 each: the push area's registration (tpush.c) */
-	ret = rdmablk_tconn_create_cq(conn, conn->nr_recvs + 2 * conn->nr_reqs + 3);
-	if (ret)
-		return ret;
-
-	attr.qp_context = conn;
-	attr.event_handler = rdmablk_tconn_qp_event;
-	attr.send_cq = conn->cq;
-	attr.recv_cq = conn->cq;
-	attr.sq_sig_type = IB_SIGNAL_REQ_WR;
-	attr.qp_type = IB_QPT_RC;
-	attr.port_num = conn->port_num;
-	/* +1 for ib_drain_qp(), +1 for the push area's registration */
-	attr.cap.max_send_wr = conn->nr_reqs + 2 + writes;
-	attr.cap.max_rdma_ctxs = ctxs;
-	attr.cap.max_recv_wr = conn->nr_recvs + 1;
-	attr.cap.max_recv_sge = 2;
-
-	ret = rdma_create_qp(conn->cm_id, conn->pd, &attr);
-	if (ret) {
-		rdmablk_tconn_destroy_cq(conn);
-		return ret;
-	}
-	conn->qp = conn->cm_id->qp;
-	conn->send_wr = attr.cap.max_send_wr;
-	/* A batched SEND gathers each response from its own buffer. */
-	conn->rsp_batch_max = min_t(u32, RDMABLK_RSP_BATCH_MAX,
-				    attr.cap.max_send_sge);
-	if (conn->rsp_batch_max < 2)
-		conn->params.flags &= ~RDMABLK_CONN_RSP_BATCH;
-	return 0;
-}
-
-static void rdmablk_tconn_destroy_qp(struct rdmablk_tconn *conn)
-{
-	rdma_destroy_qp(conn->cm_id);
-	rdmablk_tconn_destroy_cq(conn);
-}
-
 /*
  * Initiators send keep-alives; one silent for two intervals is gone. So is
  * one that took none of our SENDs for RDMABLK_SEND_DEADLINE.
@@ -740,6 +592,7 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	struct rdmablk_conn_rep rep;
 	struct rdmablk_tconn *conn;
 	int reason, ret;
+	u16 depth;
 
 	reason = rdmablk_conn_req_decode(ev->param.conn.private_data,
 					 ev->param.conn.private_data_len, &req);
@@ -789,8 +642,7 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	 */
 	conn->params.keepalive_ms = clamp_t(u32, req.keepalive_ms, 1000,
 					    RDMABLK_MAX_TMO * 1000U);
-	conn->params.queue_depth = min_t(u16, req.queue_depth,
-					 RDMABLK_TARGET_MAX_QD);
+	depth = min_t(u16, req.queue_depth, RDMABLK_TARGET_MAX_QD);
 	conn->params.flags = req.flags & (RDMABLK_CONN_REMOTE_INV |
 					  RDMABLK_CONN_DISCOVERY |
 					  RDMABLK_CONN_READ_IMM |
@@ -798,10 +650,6 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 					  RDMABLK_CONN_CMD_BATCH |
 					  RDMABLK_CONN_RSP_BATCH |
 					  RDMABLK_CONN_WRITE_PUSH);
-	/* Read once: the parameter may change meanwhile. */
-	conn->push.nr = rdmablk_tpush_want(conn->dev, conn->params.queue_depth);
-	if (!conn->push.nr)
-		conn->params.flags &= ~RDMABLK_CONN_WRITE_PUSH;
 	/* iWARP has no immediate data. */
 	conn->read_imm_max = READ_ONCE(rdmablk_read_imm_max);
 	if (!conn->read_imm_max ||
@@ -814,16 +662,20 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 					RDMABLK_CONN_CMD_BATCH |
 					RDMABLK_CONN_RSP_BATCH |
 					RDMABLK_CONN_WRITE_PUSH);
-		conn->params.queue_depth = min_t(u16, req.queue_depth,
-						 RDMABLK_DISC_QUEUE_DEPTH);
+		depth = min_t(u16, depth, RDMABLK_DISC_QUEUE_DEPTH);
 		conn->rsp_size = RDMABLK_DISC_RSP_SIZE;
 	}
 	conn->params.max_queues = RDMABLK_MAX_QUEUES;
 	conn->params.max_io_size = RDMABLK_MAX_IO_SIZE;
 	conn->params.inline_max = READ_ONCE(rdmablk_inline_max);
-	conn->nr_recvs = conn->params.queue_depth + 1;
-	/* Responses may complete after the initiator reused their credit. */
-	conn->nr_reqs = 2 * conn->params.queue_depth;
+	/* The depth granted: @depth, or less if the device's queues are short. */
+	ret = rdmablk_tqp_fit(conn, depth);
+	if (ret)
+		goto out_free_conn;
+	/* Read once: the parameter may change meanwhile. */
+	conn->push.nr = rdmablk_tpush_want(conn->dev, conn->params.queue_depth);
+	if (!conn->push.nr)
+		conn->params.flags &= ~RDMABLK_CONN_WRITE_PUSH;
 
 	/* Applied when rdma_accept() moves the QP to RTS. */
 	ret = rdmablk_rc_set_ack_timeout(cm_id);
@@ -835,7 +687,7 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 		ret = PTR_ERR(conn->pd);
 		goto out_free_conn;
 	}
-	ret = rdmablk_tconn_create_qp(conn);
+	ret = rdmablk_tqp_create(conn);
 	if (ret)
 		goto out_dealloc_pd;
 	ret = rdmablk_tconn_alloc_bufs(conn);
@@ -897,7 +749,7 @@ out_free_bufs:
 	set_bit(RDMABLK_TCONN_CLOSING, &conn->flags);
 out_destroy_qp:
 	/* First: destroying the QP flushes the receives posted into them. */
-	rdmablk_tconn_destroy_qp(conn);
+	rdmablk_tqp_destroy(conn);
 	rdmablk_tconn_free_bufs(conn);
 out_dealloc_pd:
 	ib_dealloc_pd(conn->pd);

@@ -208,8 +208,9 @@ struct rdmablk_tpush {
  * @nr_recvs: count
  * @reqs: @nr_reqs request contexts
  * @nr_reqs: count
+ * @send_sge: the send_sge parameter when the connection was made
  * @send_wr: work requests the send queue holds (responses and RDMA
- *	READ/WRITE, rdmablk_tconn_rw_units()), for statistics
+ *	READ/WRITE, tqp.c), for statistics
  * @rsp_batch_max: most responses one SEND carries (RDMABLK_CONN_RSP_BATCH:
  *	RDMABLK_RSP_BATCH_MAX, or fewer where the device gathers fewer SGEs)
  * @rsp_defer: a pass of the CQ is running (tcq.c): answers made meanwhile
@@ -273,6 +274,7 @@ struct rdmablk_tconn {
 	unsigned int nr_recvs;
 	struct rdmablk_treq *reqs;
 	unsigned int nr_reqs;
+	unsigned int send_sge;
 	unsigned int send_wr;
 	unsigned int rsp_batch_max;
 	bool rsp_defer;
@@ -311,6 +313,9 @@ extern spinlock_t rdmablk_tconns_lock;
 #define tconn_err_ratelimited(conn, fmt, ...)				\
 	pr_err_ratelimited("target %pISpc: " fmt,			\
 			   &(conn)->cm_id->route.addr.dst_addr, ##__VA_ARGS__)
+#define tconn_info_ratelimited(conn, fmt, ...)				\
+	pr_info_ratelimited("target %pISpc: " fmt,			\
+			    &(conn)->cm_id->route.addr.dst_addr, ##__VA_ARGS__)
 
 #define RDMABLK_PUSH_SLOTS_PER_PAGE	(PAGE_SIZE / RDMABLK_PUSH_SLOT_SIZE)
 
@@ -358,9 +363,16 @@ void rdmablk_treq_run_waiting(struct rdmablk_tconn *conn);
 void rdmablk_treq_free(struct rdmablk_treq *req);
 
 /* trsp.c */
+void rdmablk_treq_post_failed(struct rdmablk_treq *req, bool posted,
+			      bool unanswered);
 void rdmablk_tconn_send_done(struct ib_cq *cq, struct ib_wc *wc);
 void rdmablk_tconn_pass_begin(struct rdmablk_tconn *conn);
 void rdmablk_tconn_pass_end(struct rdmablk_tconn *conn);
+
+/* tqp.c */
+int rdmablk_tqp_fit(struct rdmablk_tconn *conn, u16 depth);
+int rdmablk_tqp_create(struct rdmablk_tconn *conn);
+void rdmablk_tqp_destroy(struct rdmablk_tconn *conn);
 
 /* tcq.c */
 int rdmablk_tconn_create_cq(struct rdmablk_tconn *conn, unsigned int nr_cqe);

@@ -278,6 +278,7 @@ static int rdmablk_treq_map(struct rdmablk_treq *req,
 static void rdmablk_treq_exec_payload(struct rdmablk_treq *req)
 {
 	struct rdmablk_tconn *conn = req->conn;
+	const struct ib_send_wr *first, *bad = NULL;
 	int ret;
 
 	if (req->cmd.opcode == RDMABLK_OP_READ) {
@@ -291,10 +292,19 @@ static void rdmablk_treq_exec_payload(struct rdmablk_treq *req)
 	ret = rdmablk_treq_map(req, DMA_FROM_DEVICE);
 	if (ret)
 		goto out_err;
-	ret = rdma_rw_ctx_post(&req->rw, conn->qp, conn->port_num,
-			       &req->rw_cqe, NULL);
-	if (ret)
-		goto out_err;
+	/* rdma_rw_ctx_post(), but for knowing what was posted. */
+	first = rdma_rw_ctx_wrs(&req->rw, conn->qp, conn->port_num,
+				&req->rw_cqe, NULL);
+	ret = ib_post_send(conn->qp, first, &bad);
+	if (unlikely(ret)) {
+		/*
+		 * Not answered: READs posted may still land in the pages,
+		 * and a send queue that took none will not take the answer.
+		 */
+		tconn_err_ratelimited(conn, "cannot post the RDMA READ of a %u-byte write: %d\n",
+				      req->cmd.length, ret);
+		rdmablk_treq_post_failed(req, bad != first, true);
+	}
 	return;
 
 out_err:

@@ -108,33 +108,33 @@ static void rdmablk_treq_sync_read(struct rdmablk_treq *req)
 				       DMA_TO_DEVICE);
 }
 
-/*
- * Post @first, the WR chain answering @req (and those of @req->batch),
- * counted in @conn->tx_inflight. On failure the connection closes; what
- * was not posted at all is given back here, and a chain posted in part
- * waits in @conn->failed for teardown, which gives it back after the drain.
+/**
+ * rdmablk_treq_post_failed() - a post of @req's WR chain failed
+ * @req: the request context
+ * @posted: whether a part of the chain was posted (ib_post_send()'s bad
+ *	WR is not its first)
+ * @unanswered: @req's command was not answered: it still counts in
+ *	@outstanding
+ *
+ * The connection closes, and the initiator sends the command again on its
+ * next one. Nothing posted: @req (and its @batch) is given back now.
+ * Posted in part: no completion comes and the device may still read or
+ * write the pages, so @req waits in @conn->failed for teardown, which
+ * gives it back after the drain.
  */
-static void rdmablk_treq_post(struct rdmablk_treq *req,
-			      const struct ib_send_wr *first)
+void rdmablk_treq_post_failed(struct rdmablk_treq *req, bool posted,
+			      bool unanswered)
 {
 	struct rdmablk_tconn *conn = req->conn;
-	const struct ib_send_wr *bad = NULL;
 	unsigned long flags;
-	int ret;
 
-	if (atomic_inc_return(&conn->tx_inflight) == 1)
-		WRITE_ONCE(conn->tx_progress, jiffies);
-	ret = ib_post_send(conn->qp, first, &bad);
-	if (likely(!ret))
-		return;
-	if (bad == first)
-		atomic_dec(&conn->tx_inflight);
-	tconn_err_ratelimited(conn, "cannot post a response: %d\n", ret);
 	rdmablk_tconn_close(conn);
-	if (bad != first) {
-		/* Posted in part: no completion comes, the pages may
-		 * still be read. Teardown gives them back after the drain.
-		 */
+	if (unanswered) {
+		spin_lock_irqsave(&conn->lock, flags);
+		conn->outstanding--;
+		spin_unlock_irqrestore(&conn->lock, flags);
+	}
+	if (posted) {
 		spin_lock_irqsave(&conn->lock, flags);
 		list_add(&req->node, &conn->failed);
 		conn->nr_failed++;
@@ -145,6 +145,28 @@ static void rdmablk_treq_post(struct rdmablk_treq *req,
 	rdmablk_treq_free_batch(req);
 	rdmablk_treq_unmap(req);
 	rdmablk_treq_free(req);
+}
+
+/*
+ * Post @first, the WR chain answering @req (and those of @req->batch),
+ * counted in @conn->tx_inflight. On failure the connection closes.
+ */
+static void rdmablk_treq_post(struct rdmablk_treq *req,
+			      const struct ib_send_wr *first)
+{
+	struct rdmablk_tconn *conn = req->conn;
+	const struct ib_send_wr *bad = NULL;
+	int ret;
+
+	if (atomic_inc_return(&conn->tx_inflight) == 1)
+		WRITE_ONCE(conn->tx_progress, jiffies);
+	ret = ib_post_send(conn->qp, first, &bad);
+	if (likely(!ret))
+		return;
+	if (bad == first)
+		atomic_dec(&conn->tx_inflight);
+	tconn_err_ratelimited(conn, "cannot post a response: %d\n", ret);
+	rdmablk_treq_post_failed(req, bad != first, false);
 }
 
 /*

@@ -266,6 +266,11 @@ void rep_qd0(ConnRep &rep)
 	rep.queue_depth = 0;
 }
 
+void rep_qd1(ConnRep &rep)
+{
+	rep.queue_depth = 1;
+}
+
 void rep_qd_huge(ConnRep &rep)
 {
 	rep.queue_depth = 0xffff;
@@ -406,6 +411,8 @@ constexpr std::array kScenarios = {
 		 nullptr, nullptr},
 	Scenario{"rep-qd0", "connect reply grants queue depth 0", Expect::Refused, false,
 		 rep_qd0, nullptr, nullptr},
+	Scenario{"rep-qd1", "connect reply grants queue depth 1: the keep-alives' credit, none for I/O",
+		 Expect::Refused, false, rep_qd1, nullptr, nullptr},
 	Scenario{"rep-qd-huge", "connect reply grants queue depth 65535, more than asked",
 		 Expect::Refused, false, rep_qd_huge, nullptr, nullptr},
 	Scenario{"rep-io0", "connect reply with max_io_size 0", Expect::Refused, false, rep_io0,
