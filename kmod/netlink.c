@@ -242,18 +242,18 @@ static int rdmablk_nl_listen_del(struct sk_buff *skb, struct genl_info *info)
 	return ops->listener_del(&req.addr, info->extack);
 }
 
-/* cb->args[0]: index of the next listener to dump. */
+/* cb->args[0]: the dump cursor (roles.h) of the next listener. */
 static int rdmablk_nl_listen_dump(struct sk_buff *skb,
 				  struct netlink_callback *cb)
 {
 	const struct rdmablk_target_ops *ops = rdmablk_nl_target_ops(cb->extack);
 	struct rdmablk_listener_info li;
-	unsigned long idx = cb->args[0];
+	unsigned long pos = cb->args[0], next;
 	void *hdr;
 
 	if (!ops)
 		return -EOPNOTSUPP;
-	for (; !ops->listener_get(idx, &li); idx++) {
+	for (next = pos; !ops->listener_get(&next, &li); pos = next) {
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 				  cb->nlh->nlmsg_seq, &rdmablk_genl_family,
 				  NLM_F_MULTI, RDMABLK_CMD_LISTEN_GET);
@@ -266,7 +266,7 @@ static int rdmablk_nl_listen_dump(struct sk_buff *skb,
 		}
 		genlmsg_end(skb, hdr);
 	}
-	cb->args[0] = idx;
+	cb->args[0] = pos;
 	return skb->len;
 }
 
@@ -352,12 +352,12 @@ static int rdmablk_nl_put_allowed(struct sk_buff *msg,
 	return 0;
 }
 
-/* cb->args[0]: index of the next export to dump. */
+/* cb->args[0]: the dump cursor (roles.h) of the next export. */
 static int rdmablk_nl_export_dump(struct sk_buff *skb,
 				  struct netlink_callback *cb)
 {
 	const struct rdmablk_target_ops *ops = rdmablk_nl_target_ops(cb->extack);
-	unsigned long idx = cb->args[0];
+	unsigned long pos = cb->args[0], next;
 	struct rdmablk_export_info *ei;
 	void *hdr;
 
@@ -366,7 +366,7 @@ static int rdmablk_nl_export_dump(struct sk_buff *skb,
 	ei = kmalloc(sizeof(*ei), GFP_KERNEL);
 	if (!ei)
 		return -ENOMEM;
-	for (; !ops->export_get(idx, ei); idx++) {
+	for (next = pos; !ops->export_get(&next, ei); pos = next) {
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 				  cb->nlh->nlmsg_seq, &rdmablk_genl_family,
 				  NLM_F_MULTI, RDMABLK_CMD_EXPORT_GET);
@@ -392,7 +392,7 @@ static int rdmablk_nl_export_dump(struct sk_buff *skb,
 		genlmsg_end(skb, hdr);
 	}
 	kfree(ei);
-	cb->args[0] = idx;
+	cb->args[0] = pos;
 	return skb->len;
 }
 
@@ -427,18 +427,18 @@ static int rdmablk_nl_host_del(struct sk_buff *skb, struct genl_info *info)
 	return rdmablk_nl_host_change(info, false);
 }
 
-/* cb->args[0]: index of the next host to dump. Never a secret. */
+/* cb->args[0]: the dump cursor (roles.h) of the next host. Never a secret. */
 static int rdmablk_nl_host_dump(struct sk_buff *skb,
 				struct netlink_callback *cb)
 {
 	const struct rdmablk_target_ops *ops = rdmablk_nl_target_ops(cb->extack);
-	unsigned long idx = cb->args[0];
+	unsigned long pos = cb->args[0], next;
 	struct rdmablk_host_info hi;
 	void *hdr;
 
 	if (!ops)
 		return -EOPNOTSUPP;
-	for (; !ops->host_get(idx, &hi); idx++) {
+	for (next = pos; !ops->host_get(&next, &hi); pos = next) {
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 				  cb->nlh->nlmsg_seq, &rdmablk_genl_family,
 				  NLM_F_MULTI, RDMABLK_CMD_HOST_GET);
@@ -459,7 +459,7 @@ static int rdmablk_nl_host_dump(struct sk_buff *skb,
 		}
 		genlmsg_end(skb, hdr);
 	}
-	cb->args[0] = idx;
+	cb->args[0] = pos;
 	return skb->len;
 }
 
@@ -714,11 +714,22 @@ static int rdmablk_nl_detach(struct sk_buff *skb, struct genl_info *info)
 			   info->extack);
 }
 
-/* cb->args[0]: index of the next device to dump. */
+/*
+ * Every part of a device dump has room for the largest device: the first
+ * part is made before the reader's buffer size is known, and would hold
+ * only NLMSG_GOODSIZE, too little for a device of many queues.
+ */
+static int rdmablk_nl_dev_dump_start(struct netlink_callback *cb)
+{
+	cb->min_dump_alloc = RDMABLK_NL_MSG_SIZE;
+	return 0;
+}
+
+/* cb->args[0]: the dump cursor (roles.h) of the next device. */
 static int rdmablk_nl_dev_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	const struct rdmablk_host_ops *ops = rdmablk_nl_host_ops(cb->extack);
-	unsigned long idx = cb->args[0];
+	unsigned long pos = cb->args[0], next;
 	struct rdmablk_dev_info *di;
 	bool full = false;
 	void *hdr;
@@ -728,7 +739,7 @@ static int rdmablk_nl_dev_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	di = kmalloc(sizeof(*di), GFP_KERNEL);
 	if (!di)
 		return -ENOMEM;
-	for (; !ops->get(idx, di); idx++) {
+	for (next = pos; !ops->get(&next, di); pos = next) {
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 				  cb->nlh->nlmsg_seq, &rdmablk_genl_family,
 				  NLM_F_MULTI, RDMABLK_CMD_DEV_GET);
@@ -744,7 +755,7 @@ static int rdmablk_nl_dev_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		genlmsg_end(skb, hdr);
 	}
 	kfree(di);
-	cb->args[0] = idx;
+	cb->args[0] = pos;
 	/*
 	 * A device that does not fit even an empty buffer (many queues and a
 	 * small receive buffer) ends the dump with an error: an empty part
@@ -887,6 +898,7 @@ static const struct genl_ops rdmablk_genl_ops[] = {
 		.flags = GENL_ADMIN_PERM,
 		.policy = rdmablk_nl_info_policy,
 		.maxattr = RDMABLK_ATTR_MAX,
+		.start = rdmablk_nl_dev_dump_start,
 		.dumpit = rdmablk_nl_dev_dump,
 	},
 	{

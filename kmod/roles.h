@@ -18,6 +18,19 @@
  * waits for running requests, and a dump in progress holds a reference to
  * the module, so none runs at exit. Commands read the tables without a
  * lock. A command whose role is not registered fails with -EOPNOTSUPP.
+ *
+ * Since every request holds cb_lock for reading while it runs, a long one
+ * holds back genl_register_family() and genl_unregister_family() of every
+ * family (loading or unloading any module that has one), though not other
+ * requests. ATTACH and PATH_ADD are the long ones: they answer once their
+ * queues are connected and opened, and each step of a queue's connect is
+ * bounded (RDMABLK_CM_TIMEOUT_MS for resolving, RDMABLK_CONNECT_TIMEOUT
+ * for the connect and each exchange after it, iqueue.c): a target that
+ * stops answering fails the request within that bound, and one that
+ * answers each step at its last moment holds it that long per step and
+ * queue. nvme-fabrics' connect, a write to /dev/nvme-fabrics, holds no
+ * such shared lock; moving the connect into a work is left for when it
+ * matters.
  */
 #ifndef RDMABLK_ROLES_H
 #define RDMABLK_ROLES_H
@@ -82,16 +95,25 @@ struct rdmablk_host_info {
  * struct rdmablk_target_ops - what the target role does for netlink
  * @listener_add: LISTEN_ADD: start listening on an address
  * @listener_del: LISTEN_DEL: stop listening on an address
- * @listener_get: LISTEN_GET: snapshot the idx-th listener; -ENOENT past
- *	the last one
+ * @listener_get: LISTEN_GET: snapshot the next listener at or after a
+ *	dump cursor (see below); -ENOENT past the last one
  * @export_add: EXPORT_ADD: serve a block device under a name
  * @export_del: EXPORT_DEL: stop serving an export
- * @export_get: EXPORT_GET: snapshot the idx-th export; -ENOENT past the
- *	last one
+ * @export_get: EXPORT_GET: snapshot the next export at or after a dump
+ *	cursor; -ENOENT past the last one
  * @host_set: HOST_SET: set a host's keys
  * @host_del: HOST_DEL: forget a host's keys
- * @host_get: HOST_GET: snapshot the idx-th host with keys; -ENOENT past
- *	the last one
+ * @host_get: HOST_GET: snapshot the next host with keys at or after a
+ *	dump cursor; -ENOENT past the last one
+ *
+ * A dump cursor (*@pos, 0 to start) is not a position in a list, which an
+ * object removed between two parts of a dump would shift, skipping an
+ * object or repeating one: each object gets an id when it is listed, from
+ * a counter of its list that only grows, and lists append, so ids rise
+ * along a list. A *_get() snapshots the first object whose id is at least
+ * *@pos and sets *@pos past it; a dump resumes from the cursor after the
+ * last object it put. An object added during a dump is dumped too, one
+ * removed is not, and none twice.
  *
  * Every operation may sleep. A failure is explained in @extack where there
  * is one.
@@ -101,16 +123,16 @@ struct rdmablk_target_ops {
 			    struct netlink_ext_ack *extack);
 	int (*listener_del)(const struct sockaddr_storage *addr,
 			    struct netlink_ext_ack *extack);
-	int (*listener_get)(unsigned long idx,
+	int (*listener_get)(unsigned long *pos,
 			    struct rdmablk_listener_info *info);
 	int (*export_add)(const struct rdmablk_export_req *req,
 			  struct netlink_ext_ack *extack);
 	int (*export_del)(const char *name, struct netlink_ext_ack *extack);
-	int (*export_get)(unsigned long idx, struct rdmablk_export_info *info);
+	int (*export_get)(unsigned long *pos, struct rdmablk_export_info *info);
 	int (*host_set)(const struct rdmablk_host_req *req,
 			struct netlink_ext_ack *extack);
 	int (*host_del)(const u8 *hostid, struct netlink_ext_ack *extack);
-	int (*host_get)(unsigned long idx, struct rdmablk_host_info *info);
+	int (*host_get)(unsigned long *pos, struct rdmablk_host_info *info);
 };
 
 /**
@@ -119,7 +141,8 @@ struct rdmablk_target_ops {
  * @detach: DETACH: remove /dev/rdmablkN
  * @set: DEV_SET: change the recovery settings of a device
  * @reconnect: RECONNECT: reconnect a device now
- * @get: DEV_GET: snapshot the idx-th device; -ENOENT past the last one
+ * @get: DEV_GET: snapshot the next device at or after a dump cursor (as
+ *	for the target's dumps); -ENOENT past the last one
  * @path_add: PATH_ADD: connect a new path to a device and describe it
  * @path_del: PATH_DEL: remove a path of a device
  * @path_set: PATH_SET: change a path's settings
@@ -135,7 +158,7 @@ struct rdmablk_host_ops {
 	int (*set)(const struct rdmablk_dev_set_req *req,
 		   struct netlink_ext_ack *extack);
 	int (*reconnect)(int index, struct netlink_ext_ack *extack);
-	int (*get)(unsigned long idx, struct rdmablk_dev_info *info);
+	int (*get)(unsigned long *pos, struct rdmablk_dev_info *info);
 	int (*path_add)(const struct rdmablk_path_req *req,
 			struct rdmablk_dev_info *info,
 			struct netlink_ext_ack *extack);

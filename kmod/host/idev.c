@@ -83,6 +83,8 @@
 
 static LIST_HEAD(rdmablk_idevs);
 static DEFINE_MUTEX(rdmablk_idevs_lock);
+/* Under rdmablk_idevs_lock: the last dump id given out. */
+static unsigned long rdmablk_idevs_ids;
 static DEFINE_IDA(rdmablk_index_ida);
 int rdmablk_major;
 
@@ -212,6 +214,7 @@ static int rdmablk_idev_attach(const struct rdmablk_attach_req *req,
 		rdmablk_idev_free(idev);
 		return -EEXIST;
 	}
+	idev->dump_id = ++rdmablk_idevs_ids;
 	list_add_tail(&idev->node, &rdmablk_idevs);
 	mutex_unlock(&rdmablk_idevs_lock);
 
@@ -539,21 +542,23 @@ static int rdmablk_idev_reconnect(int index, struct netlink_ext_ack *extack)
 }
 
 /**
- * rdmablk_idev_get() - snapshot the @idx-th attached device, for dumps
- * @idx: position in the list
+ * rdmablk_idev_get() - snapshot the next attached device of a dump
+ * @pos: the dump cursor (roles.h), set past the device
  * @info: result
  *
  * Return: 0, or -ENOENT past the end.
  */
-static int rdmablk_idev_get(unsigned long idx, struct rdmablk_dev_info *info)
+static int rdmablk_idev_get(unsigned long *pos, struct rdmablk_dev_info *info)
 {
 	struct rdmablk_idev *idev;
 	int ret = -ENOENT;
 
 	mutex_lock(&rdmablk_idevs_lock);
 	list_for_each_entry(idev, &rdmablk_idevs, node) {
-		if (!test_bit(RDMABLK_IDEV_ATTACHED, &idev->flags) || idx--)
+		if (idev->dump_id < *pos ||
+		    !test_bit(RDMABLK_IDEV_ATTACHED, &idev->flags))
 			continue;
+		*pos = idev->dump_id + 1;
 		rdmablk_idev_snapshot(idev, info);
 		ret = 0;
 		break;

@@ -450,6 +450,7 @@ enum {
 /**
  * struct rdmablk_idev - an attached export: /dev/rdmablkN
  * @node: entry in rdmablk_idevs, under rdmablk_idevs_lock
+ * @dump_id: its dump cursor (roles.h), given out under rdmablk_idevs_lock
  * @index: N
  * @name: "rdmablkN"
  * @export_name: the export
@@ -502,6 +503,7 @@ enum {
  */
 struct rdmablk_idev {
 	struct list_head node;
+	unsigned long dump_id;
 	int index;
 	char name[DISK_NAME_LEN];
 	char export_name[RDMABLK_EXPORT_NAME_MAX];

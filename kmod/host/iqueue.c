@@ -282,10 +282,19 @@ static struct request *rdmablk_iqueue_find(struct rdmablk_iqueue *queue,
 static int rdmablk_ireq_take(struct rdmablk_ireq *req, u16 gen, u16 status,
 			     const struct ib_wc *wc)
 {
-	if (READ_ONCE(req->gen) != gen)
-		return -EPROTO;
+	int arm;
+
 	for (;;) {
-		switch (atomic_read(&req->arm)) {
+		/*
+		 * @arm first, with acquire: a request the poster made POSTING
+		 * (a release, after its new @gen) is compared with that @gen,
+		 * so a stale answer meant for the tag's previous sending is
+		 * refused, not kept EARLY for this one.
+		 */
+		arm = atomic_read_acquire(&req->arm);
+		if (READ_ONCE(req->gen) != gen)
+			return -EPROTO;
+		switch (arm) {
 		case RDMABLK_ARM_ARMED:
 			if (atomic_cmpxchg(&req->arm, RDMABLK_ARM_ARMED,
 					   RDMABLK_ARM_IDLE) == RDMABLK_ARM_ARMED)

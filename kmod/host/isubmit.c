@@ -775,7 +775,8 @@ blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 	 * request is armed it is taken (RDMABLK_ARM_*).
 	 */
 	req->batch_next = NULL;
-	atomic_set(&req->arm, RDMABLK_ARM_POSTING);
+	/* Release: an answer that sees POSTING sees the new @gen (iqueue.c). */
+	atomic_set_release(&req->arm, RDMABLK_ARM_POSTING);
 	spin_lock(&queue->post_lock);
 	if (queue->batch_tail)
 		queue->batch_tail->batch_next = req;

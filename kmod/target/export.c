@@ -28,6 +28,8 @@
 static LIST_HEAD(rdmablk_exports);
 static DEFINE_MUTEX(rdmablk_exports_lock);
 static atomic64_t rdmablk_exports_gen = ATOMIC64_INIT(1);
+/* Under rdmablk_exports_lock: the last dump id given out. */
+static unsigned long rdmablk_exports_ids;
 
 /**
  * rdmablk_exports_generation() - the export list's generation
@@ -305,6 +307,7 @@ int rdmablk_export_add(const struct rdmablk_export_req *req,
 	}
 	rdmablk_export_set_params(exp, read_only);
 	exp->auth_required = req->auth_required;
+	exp->dump_id = ++rdmablk_exports_ids;
 	list_add_tail(&exp->node, &rdmablk_exports);
 	atomic64_inc(&rdmablk_exports_gen);
 	/*
@@ -372,22 +375,23 @@ int rdmablk_export_del(const char *name, struct netlink_ext_ack *extack)
 }
 
 /**
- * rdmablk_export_get() - snapshot the @idx-th export, for dumps
- * @idx: position in the list
+ * rdmablk_export_get() - snapshot the next export of a dump
+ * @pos: the dump cursor (roles.h), set past the export
  * @info: result
  *
  * Return: 0, or -ENOENT past the end.
  */
-int rdmablk_export_get(unsigned long idx, struct rdmablk_export_info *info)
+int rdmablk_export_get(unsigned long *pos, struct rdmablk_export_info *info)
 {
 	struct rdmablk_export *exp;
-	struct list_head *pos;
+	struct list_head *conn;
 	int ret = -ENOENT;
 
 	mutex_lock(&rdmablk_exports_lock);
 	list_for_each_entry(exp, &rdmablk_exports, node) {
-		if (idx--)
+		if (exp->dump_id < *pos)
 			continue;
+		*pos = exp->dump_id + 1;
 		strscpy(info->name, exp->name, sizeof(info->name));
 		strscpy(info->path, exp->path, sizeof(info->path));
 		memcpy(info->uuid, exp->uuid, sizeof(info->uuid));
@@ -401,7 +405,7 @@ int rdmablk_export_get(unsigned long idx, struct rdmablk_export_info *info)
 		       exp->nr_allowed * RDMABLK_UUID_SIZE);
 		info->nr_conns = 0;
 		spin_lock(&exp->conns_lock);
-		list_for_each(pos, &exp->conns)
+		list_for_each(conn, &exp->conns)
 			info->nr_conns++;
 		spin_unlock(&exp->conns_lock);
 		ret = 0;

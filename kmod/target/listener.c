@@ -30,6 +30,7 @@
 /**
  * struct rdmablk_listener - one address the target accepts connections on
  * @node: entry in rdmablk_listeners
+ * @dump_id: its dump cursor (roles.h), from rdmablk_listeners_ids
  * @addr: bound address and port
  * @cm_id: listening id, NULL while the RDMA device is gone
  * @deleted: being destroyed; no repair may re-create @cm_id
@@ -37,6 +38,7 @@
  */
 struct rdmablk_listener {
 	struct list_head node;
+	unsigned long dump_id;
 	struct sockaddr_storage addr;
 	struct rdma_cm_id *cm_id;
 	bool deleted;
@@ -45,6 +47,8 @@ struct rdmablk_listener {
 
 static LIST_HEAD(rdmablk_listeners);
 static DEFINE_MUTEX(rdmablk_listeners_lock);
+/* Under rdmablk_listeners_lock: the last dump id given out. */
+static unsigned long rdmablk_listeners_ids;
 
 static int rdmablk_listener_cm_handler(struct rdma_cm_id *cm_id,
 				       struct rdma_cm_event *ev);
@@ -206,6 +210,7 @@ int rdmablk_listener_add(const struct sockaddr_storage *addr,
 		goto out_unlock;
 	}
 	l->cm_id = cm_id;
+	l->dump_id = ++rdmablk_listeners_ids;
 	list_add_tail(&l->node, &rdmablk_listeners);
 	/*
 	 * Under the lock: once it is dropped, a LISTEN_DEL may free @l, and
@@ -272,21 +277,23 @@ int rdmablk_listener_del(const struct sockaddr_storage *addr,
 }
 
 /**
- * rdmablk_listener_get() - snapshot the @idx-th listener, for dumps
- * @idx: position in the list
+ * rdmablk_listener_get() - snapshot the next listener of a dump
+ * @pos: the dump cursor (roles.h), set past the listener
  * @info: result
  *
  * Return: 0, or -ENOENT past the end.
  */
-int rdmablk_listener_get(unsigned long idx, struct rdmablk_listener_info *info)
+int rdmablk_listener_get(unsigned long *pos,
+			 struct rdmablk_listener_info *info)
 {
 	struct rdmablk_listener *l;
 	int ret = -ENOENT;
 
 	mutex_lock(&rdmablk_listeners_lock);
 	list_for_each_entry(l, &rdmablk_listeners, node) {
-		if (idx--)
+		if (l->dump_id < *pos)
 			continue;
+		*pos = l->dump_id + 1;
 		info->addr = l->addr;
 		info->state = l->cm_id ? RDMABLK_LISTENER_LISTENING :
 					 RDMABLK_LISTENER_DEVICE_GONE;

@@ -22,6 +22,7 @@ struct rdma_cm_event;
 /**
  * struct rdmablk_export - a local block device served to initiators
  * @node: entry in the export list, under rdmablk_exports_lock
+ * @dump_id: its dump cursor (roles.h), given out under rdmablk_exports_lock
  * @ref: held by the export list and by each connection that opened it
  * @released: completed when @ref drops to zero
  * @name: export name
@@ -41,6 +42,7 @@ struct rdma_cm_event;
  */
 struct rdmablk_export {
 	struct list_head node;
+	unsigned long dump_id;
 	struct kref ref;
 	struct completion released;
 	char name[RDMABLK_EXPORT_NAME_MAX];
@@ -64,7 +66,8 @@ int rdmablk_listener_add(const struct sockaddr_storage *addr,
 			 struct netlink_ext_ack *extack);
 int rdmablk_listener_del(const struct sockaddr_storage *addr,
 			 struct netlink_ext_ack *extack);
-int rdmablk_listener_get(unsigned long idx, struct rdmablk_listener_info *info);
+int rdmablk_listener_get(unsigned long *pos,
+			 struct rdmablk_listener_info *info);
 void rdmablk_listeners_exit(void);
 
 /* export.c */
@@ -72,7 +75,7 @@ int rdmablk_export_add(const struct rdmablk_export_req *req,
 		       struct netlink_ext_ack *extack);
 bool rdmablk_export_allows(const struct rdmablk_export *exp, const u8 *hostid);
 int rdmablk_export_del(const char *name, struct netlink_ext_ack *extack);
-int rdmablk_export_get(unsigned long idx, struct rdmablk_export_info *info);
+int rdmablk_export_get(unsigned long *pos, struct rdmablk_export_info *info);
 struct rdmablk_export *rdmablk_export_lookup(const char *name);
 void rdmablk_export_put(struct rdmablk_export *exp);
 void rdmablk_exports_exit(void);
@@ -85,7 +88,7 @@ u32 rdmablk_export_disc_log(const u8 *hostid, bool authenticated, u32 start,
 int rdmablk_thost_set(const struct rdmablk_host_req *req,
 		      struct netlink_ext_ack *extack);
 int rdmablk_thost_del(const u8 *hostid, struct netlink_ext_ack *extack);
-int rdmablk_thost_get(unsigned long idx, struct rdmablk_host_info *info);
+int rdmablk_thost_get(unsigned long *pos, struct rdmablk_host_info *info);
 void rdmablk_tauth_init(void);
 void rdmablk_tauth_exit(void);
 

@@ -44,6 +44,7 @@
 /**
  * struct rdmablk_thost - the keys of one host
  * @node: entry in rdmablk_thosts
+ * @dump_id: its dump cursor (roles.h), from rdmablk_thosts_ids
  * @hostid: the host
  * @key: the secret the host proves itself with
  * @target_key: the secret the target proves itself to the host with, or
@@ -53,6 +54,7 @@
  */
 struct rdmablk_thost {
 	struct list_head node;
+	unsigned long dump_id;
 	u8 hostid[RDMABLK_UUID_SIZE];
 	struct rdmablk_key key;
 	struct rdmablk_key target_key;
@@ -63,6 +65,8 @@ struct rdmablk_thost {
 static LIST_HEAD(rdmablk_thosts);
 static unsigned int rdmablk_nr_thosts;
 static DEFINE_MUTEX(rdmablk_thosts_lock);
+/* Under rdmablk_thosts_lock: the last dump id given out. */
+static unsigned long rdmablk_thosts_ids;
 
 /*
  * The target's identity in the transcript: random, drawn at load. The
@@ -138,6 +142,7 @@ int rdmablk_thost_set(const struct rdmablk_host_req *req,
 	memcpy(new->hostid, req->hostid, sizeof(new->hostid));
 	new->key = req->key;
 	new->target_key = req->target_key;
+	new->dump_id = ++rdmablk_thosts_ids;
 	list_add_tail(&new->node, &rdmablk_thosts);
 	rdmablk_nr_thosts++;
 	mutex_unlock(&rdmablk_thosts_lock);
@@ -177,21 +182,23 @@ int rdmablk_thost_del(const u8 *hostid, struct netlink_ext_ack *extack)
 }
 
 /**
- * rdmablk_thost_get() - HOST_GET: the idx-th host, without its secrets
- * @idx: index
+ * rdmablk_thost_get() - HOST_GET: the next host of a dump, without its
+ *	secrets
+ * @pos: the dump cursor (roles.h), set past the host
  * @info: result
  *
  * Return: 0, or -ENOENT past the last host.
  */
-int rdmablk_thost_get(unsigned long idx, struct rdmablk_host_info *info)
+int rdmablk_thost_get(unsigned long *pos, struct rdmablk_host_info *info)
 {
 	struct rdmablk_thost *h;
 	int ret = -ENOENT;
 
 	mutex_lock(&rdmablk_thosts_lock);
 	list_for_each_entry(h, &rdmablk_thosts, node) {
-		if (idx--)
+		if (h->dump_id < *pos)
 			continue;
+		*pos = h->dump_id + 1;
 		memcpy(info->hostid, h->hostid, sizeof(info->hostid));
 		info->hmac = h->key.hmac;
 		info->target_hmac = h->target_key.hmac;

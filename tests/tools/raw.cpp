@@ -6,7 +6,15 @@
  *
  * rdmablk-nl raw --batch: the same for many requests, one a line of stdin,
  * in one process (a process start costs a second in a debug guest).
+ *
+ * rdmablk-nl raw --dump --between-parts CMD: a dump read one part (one
+ * datagram) at a time, with CMD run by the shell after the first: for
+ * testing what a dump shows of a list changed while it runs. On a socket
+ * that has read nothing before (the family is resolved on another), as a
+ * client that knows the family's id: the kernel makes the first part
+ * before it learns the reader's buffer size.
  */
+#include <cstdlib>
 #include <exception>
 #include <iostream>
 #include <memory>
@@ -14,9 +22,15 @@
 #include <string>
 #include <vector>
 
+#include <netlink/genl/genl.h>
+#include <netlink/socket.h>
+
 #include "commands.hpp"
 #include "nl/client.hpp"
+#include "nl/error.hpp"
+#include "nl/extack.hpp"
 #include "nl/requests.hpp"
+#include "nl/socket.hpp"
 #include "options.hpp"
 #include "raw_attr.hpp"
 
@@ -29,20 +43,87 @@ struct RawArgs {
 	std::vector<std::string> attrs;
 	bool dump = false;
 	bool batch = false;
+	std::string between_parts;
 };
 
-/* Send one request; its replies' lines, or what the client throws. */
-std::vector<std::string> send_raw(const RawArgs &args)
+/* The request @args describes, for family @family. */
+nl::Msg build_raw(int family, const RawArgs &args)
 {
 	std::vector<RawAttr> attrs;
 	for (const std::string &spec : args.attrs)
 		attrs.push_back(parse_raw_attr(spec));
 
-	nl::Client client = nl::Client::connect();
-	const nl::Msg msg = nl::build_request(client.family(), static_cast<std::uint8_t>(args.cmd),
-					      args.dump ? NLM_F_DUMP : NLM_F_ACK);
+	nl::Msg msg = nl::build_request(family, static_cast<std::uint8_t>(args.cmd),
+					args.dump ? NLM_F_DUMP : NLM_F_ACK);
 	for (const RawAttr &attr : attrs)
 		nl::put_attr(*msg, attr.type, attr.payload.data(), attr.payload.size());
+	return msg;
+}
+
+struct BufFree {
+	void operator()(unsigned char *buf) const noexcept { std::free(buf); }
+};
+
+/*
+ * The dump of @args read a datagram at a time, each part's replies
+ * described as they come; @args.between_parts run after the first part.
+ * The kernel makes the next part as the last is read (netlink_recvmsg()),
+ * so the command runs between the second and third calls of the dump's
+ * callback: a list must be long enough for three parts. Prints "parts N"
+ * last; throws nl::Error when the dump fails.
+ */
+std::vector<std::string> dump_paced(const RawArgs &args)
+{
+	const int family = nl::Client::connect().family();
+	std::unique_ptr<nl_sock, nl::SockFree> sock(nl_socket_alloc());
+	if (!sock)
+		throw nl::Error("allocating a netlink socket", ENOMEM);
+	if (const int rc = genl_connect(sock.get()); rc < 0)
+		throw nl::Error::from_libnl("connecting to generic netlink", rc);
+	const nl::Msg msg = build_raw(family, args);
+	if (const int rc = nl_send_auto(sock.get(), msg.get()); rc < 0)
+		throw nl::Error::from_libnl("sending the dump request", rc);
+
+	std::vector<std::string> lines;
+	unsigned int parts = 0;
+	for (bool done = false; !done;) {
+		sockaddr_nl peer{};
+		unsigned char *raw = nullptr;
+		int len = nl_recv(sock.get(), &peer, &raw, nullptr);
+		const std::unique_ptr<unsigned char, BufFree> buf(raw);
+		if (len <= 0)
+			throw nl::Error::from_libnl("reading the dump", len ? len : -NLE_MSG_TRUNC);
+		parts++;
+		for (auto *nlh = reinterpret_cast<nlmsghdr *>(buf.get()); nlmsg_ok(nlh, len);
+		     nlh = nlmsg_next(nlh, &len)) {
+			if (nlh->nlmsg_type == NLMSG_DONE) {
+				if (const int status = nl::done_status(*nlh); status < 0)
+					throw nl::Error("the dump", -status);
+				done = true;
+				break;
+			}
+			if (nlh->nlmsg_type == NLMSG_ERROR)
+				throw nl::Error("the dump", EPROTO, "refused");
+			for (std::string &line : describe_reply(*nl::copy_msg(*nlh)))
+				lines.push_back(std::move(line));
+		}
+		if (parts == 1 && !done) {
+			if (std::system(args.between_parts.c_str()) != 0)
+				throw UsageError("--between-parts command failed: " + args.between_parts);
+		}
+	}
+	lines.push_back("parts " + std::to_string(parts));
+	return lines;
+}
+
+/* Send one request; its replies' lines, or what the client throws. */
+std::vector<std::string> send_raw(const RawArgs &args)
+{
+	if (!args.between_parts.empty())
+		return dump_paced(args);
+
+	nl::Client client = nl::Client::connect();
+	const nl::Msg msg = build_raw(client.family(), args);
 
 	std::vector<std::string> lines;
 	for (const nl::Msg &reply : client.request(*msg, "command " + std::to_string(args.cmd)))
@@ -114,8 +195,9 @@ int run_raw(const RawArgs &args)
 	if (args.batch) {
 		if (in_batch)
 			throw UsageError("raw --batch reads standard input, which is the batch's");
-		if (args.dump || !args.attrs.empty())
-			throw UsageError("--batch reads its requests from stdin; no --attr or --dump");
+		if (args.dump || !args.attrs.empty() || !args.between_parts.empty())
+			throw UsageError("--batch reads its requests from stdin; no --attr, --dump "
+					 "or --between-parts");
 		return run_batch();
 	}
 	for (const std::string &line : send_raw(args))
@@ -138,7 +220,13 @@ void add_raw(CLI::App &app, Action &selected)
 			"repeatable")
 		->type_name("TYPE:KIND[:VALUE]")
 		->check(parsed_by(parse_raw_attr));
-	sub->add_flag("--dump", args->dump, "Send a dump request (NLM_F_DUMP)");
+	CLI::Option *dump =
+		sub->add_flag("--dump", args->dump, "Send a dump request (NLM_F_DUMP)");
+	sub->add_option("--between-parts", args->between_parts,
+			"Read the dump a part at a time and run this shell command after the "
+			"first; prints \"parts N\" last")
+		->type_name("COMMAND")
+		->needs(dump);
 	CLI::Option *batch = sub->add_flag(
 		"--batch", args->batch,
 		"Read requests from stdin, one a line (\"CMD [--dump] [TYPE:KIND[:VALUE]]...\"); "
