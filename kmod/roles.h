@@ -21,14 +21,15 @@
  *
  * Since every request holds cb_lock for reading while it runs, a long one
  * holds back genl_register_family() and genl_unregister_family() of every
- * family (loading or unloading any module that has one), though not other
- * requests. ATTACH and PATH_ADD are the long ones: they answer once their
- * queues are connected and opened, and each step of a queue's connect is
- * bounded (RDMABLK_CM_TIMEOUT_MS for resolving, RDMABLK_CONNECT_TIMEOUT
- * for the connect and each exchange after it, iqueue.c): a target that
- * stops answering fails the request within that bound, and one that
- * answers each step at its last moment holds it that long per step and
- * queue. nvme-fabrics' connect, a write to /dev/nvme-fabrics, holds no
+ * family (loading or unloading any module that has one), and while one of
+ * those waits, every genl request made after it (an rwsem queues new
+ * readers behind a waiting writer). ATTACH and PATH_ADD are the long ones:
+ * they answer once their queues are connected and opened, and each step of
+ * a queue's connect is bounded (RDMABLK_CM_TIMEOUT_MS for resolving,
+ * RDMABLK_CONNECT_TIMEOUT for the connect and each exchange after it,
+ * iqueue.c): a target that stops answering fails the request within that
+ * bound, and one that answers each step at its last moment holds it that
+ * long per step and queue. nvme-fabrics' connect, a write to /dev/nvme-fabrics, holds no
  * such shared lock; moving the connect into a work is left for when it
  * matters.
  */
@@ -108,9 +109,10 @@ struct rdmablk_host_info {
  *
  * A dump cursor (*@pos, 0 to start) is not a position in a list, which an
  * object removed between two parts of a dump would shift, skipping an
- * object or repeating one: each object gets an id when it is listed, from
- * a counter of its list that only grows, and lists append, so ids rise
- * along a list. A *_get() snapshots the first object whose id is at least
+ * object or repeating one: each object gets an id when dumps start to see
+ * it (when it is listed; a device, when it is attached), from a counter of
+ * its list that only grows, and goes to the tail of its list then, so ids
+ * rise along a list. A *_get() snapshots the first object whose id is at least
  * *@pos and sets *@pos past it; a dump resumes from the cursor after the
  * last object it put. An object added during a dump is dumped too, one
  * removed is not, and none twice.

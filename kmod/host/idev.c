@@ -68,7 +68,8 @@
  *    cancels the recovery works, fails I/O if the device is not live or
  *    its disk is still being added, waits for add_work, removes the disk
  *    (waiting for in-flight I/O; the writeback of a disk still open goes
- *    over the live paths, which a DELETING device still sends on), then
+ *    over the live paths, which a DELETING device still sends on; a path
+ *    lost meanwhile hands its I/O to another live one, irecover.c), then
  *    tears the paths down with the same helper as recovery and frees the
  *    device.
  */
@@ -214,7 +215,6 @@ static int rdmablk_idev_attach(const struct rdmablk_attach_req *req,
 		rdmablk_idev_free(idev);
 		return -EEXIST;
 	}
-	idev->dump_id = ++rdmablk_idevs_ids;
 	list_add_tail(&idev->node, &rdmablk_idevs);
 	mutex_unlock(&rdmablk_idevs_lock);
 
@@ -257,6 +257,13 @@ static int rdmablk_idev_attach(const struct rdmablk_attach_req *req,
 			  RDMABLK_DEV_LIVE, false);
 	set_bit(RDMABLK_IDEV_ADDING, &idev->flags);
 	queue_work(rdmablk_wq, &idev->add_work);
+	/*
+	 * Its dump id, and its place at the tail where ids rise (roles.h),
+	 * when dumps start to see it: a dump that passed it while it was
+	 * attaching still lists it.
+	 */
+	idev->dump_id = ++rdmablk_idevs_ids;
+	list_move_tail(&idev->node, &rdmablk_idevs);
 	set_bit(RDMABLK_IDEV_ATTACHED, &idev->flags);
 	pr_info("%s: attached %s on %pISpc, %llu bytes, %u queues of depth %u\n",
 		idev->name, idev->export_name, &path->addr, idev->info.size,

@@ -451,6 +451,7 @@ enum {
  * struct rdmablk_idev - an attached export: /dev/rdmablkN
  * @node: entry in rdmablk_idevs, under rdmablk_idevs_lock
  * @dump_id: its dump cursor (roles.h), given out under rdmablk_idevs_lock
+ *	when it becomes RDMABLK_IDEV_ATTACHED
  * @index: N
  * @name: "rdmablkN"
  * @export_name: the export

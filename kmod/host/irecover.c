@@ -279,6 +279,8 @@ void rdmablk_ipath_conn_lost(struct rdmablk_ipath *path, const char *why)
 	if (path->state == RDMABLK_DEV_DELETING) {
 		/* Being removed: rdmablk_ipath_destroy() tears it down. */
 	} else if (idev->state == RDMABLK_DEV_DELETING) {
+		/* err_work hands its I/O on; the path stays as it is. */
+		strscpy(path->last_error, why, sizeof(path->last_error));
 		stop = true;
 	} else if (path->state == RDMABLK_DEV_LIVE &&
 		   __rdmablk_ipath_lose_live(path, why)) {
@@ -432,14 +434,17 @@ static u32 rdmablk_ipath_stop_queues(struct rdmablk_ipath *path,
 	return c.count;
 }
 
-/* Whether a queue of @path holds verbs resources; under recovery_lock. */
-static bool rdmablk_ipath_allocated(struct rdmablk_ipath *path)
+/*
+ * Whether a queue of @path has @flag: holds verbs resources (ALLOCATED),
+ * or is connected and not stopped (LIVE). Under recovery_lock.
+ */
+static bool rdmablk_ipath_any_queue(struct rdmablk_ipath *path, int flag)
 {
 	u32 i;
 
 	lockdep_assert_held(&path->recovery_lock);
 	for (i = 0; path->queues && i < path->idev->nr_queues; i++)
-		if (test_bit(RDMABLK_IQ_ALLOCATED, &path->queues[i].flags))
+		if (test_bit(flag, &path->queues[i].flags))
 			return true;
 	return false;
 }
@@ -460,7 +465,8 @@ void rdmablk_ipath_free_queues(struct rdmablk_ipath *path)
  * kept while a reconnect attempt holds recovery_lock for as long as its
  * connect takes (up to the CM's timeouts when the target is unreachable).
  *
- * Not once del_gendisk() made the queue dying: nothing dispatches then.
+ * Not once del_gendisk() made the queue dying: it waits for the I/O in
+ * flight, which must go to a live path or fail then, not wait for one.
  */
 static void __rdmablk_idev_quiesce(struct rdmablk_idev *idev)
 {
@@ -593,7 +599,11 @@ void rdmablk_ipath_teardown(struct rdmablk_ipath *path, bool requeue)
 	u32 moved;
 
 	lockdep_assert_held(&path->recovery_lock);
-	if (idev->disk && !blk_queue_dying(idev->disk->queue)) {
+	/*
+	 * Even once del_gendisk() made the queue dying: it dispatches until
+	 * the I/O it waits for is done. Quiesces nest (quiesce_depth).
+	 */
+	if (idev->disk) {
 		q = idev->disk->queue;
 		blk_mq_quiesce_queue(q);
 	}
@@ -617,6 +627,51 @@ void rdmablk_ipath_teardown(struct rdmablk_ipath *path, bool requeue)
 	}
 }
 
+/*
+ * A path lost while its device is being detached. Detach waits for the I/O
+ * in flight, the writeback of a disk held open among it: what this path
+ * got no answer for is sent again on another live path, and fails if there
+ * is none (iblk.c's queue_rq for DELETING), so that the wait ends either
+ * way. No reconnect: a DELETING device makes none, and the path stays LIVE
+ * with its queues stopped (not chosen: rdmablk_idev_select_path()) until
+ * detach tears it down.
+ *
+ * Quiesced for the while, as in rdmablk_ipath_teardown(): a dispatch that
+ * picked this path posts before its queues stop, not on a drained one;
+ * later ones pick another path. del_gendisk() has made the queue dying by
+ * now, or is about to, and dispatches until what it waits for is done.
+ * Context: err_work, under the path's recovery_lock.
+ */
+static void rdmablk_ipath_lost_detaching(struct rdmablk_ipath *path)
+{
+	struct rdmablk_idev *idev = path->idev;
+	char why[RDMABLK_ERROR_LEN];
+	unsigned long flags;
+	u32 moved;
+
+	lockdep_assert_held(&path->recovery_lock);
+	/* Stopped already: by an earlier run, or by the teardown. */
+	if (rdmablk_ipath_any_queue(path, RDMABLK_IQ_LIVE)) {
+		if (idev->disk)
+			blk_mq_quiesce_queue(idev->disk->queue);
+		moved = rdmablk_ipath_stop_queues(path, true);
+		if (idev->disk)
+			blk_mq_unquiesce_queue(idev->disk->queue);
+		spin_lock_irqsave(&idev->state_lock, flags);
+		strscpy(why, path->last_error, sizeof(why));
+		spin_unlock_irqrestore(&idev->state_lock, flags);
+		pr_warn("%s: path %u to %pISpc lost while detaching (%s); %u commands without an answer go to another live path, or fail if none is left\n",
+			idev->name, path->id, &path->addr, why, moved);
+	}
+	/*
+	 * The requests requeued above, and one whose post failed (put back
+	 * unkicked), are sent again now, or del_gendisk() would wait for
+	 * them for ever.
+	 */
+	if (idev->disk)
+		blk_mq_kick_requeue_list(idev->disk->queue);
+}
+
 void rdmablk_ipath_err_work(struct work_struct *work)
 {
 	struct rdmablk_ipath *path = container_of(work, struct rdmablk_ipath,
@@ -630,28 +685,7 @@ void rdmablk_ipath_err_work(struct work_struct *work)
 
 	mutex_lock(&path->recovery_lock);
 	if (rdmablk_idev_state(idev) == RDMABLK_DEV_DELETING) {
-		struct request_queue *q = NULL;
-
-		/*
-		 * Detach waits for in-flight I/O: fail it instead. Quiesced
-		 * for the while, as in rdmablk_ipath_teardown(): a dispatch
-		 * that picked this path posts before its queues stop, not on
-		 * a drained one; later ones find no live queue and fail.
-		 */
-		if (idev->disk && !blk_queue_dying(idev->disk->queue)) {
-			q = idev->disk->queue;
-			blk_mq_quiesce_queue(q);
-		}
-		rdmablk_ipath_stop_queues(path, false);
-		if (q)
-			blk_mq_unquiesce_queue(q);
-		/*
-		 * A request whose post failed was put back unkicked: sent
-		 * again now, to another live path or to fail, or
-		 * del_gendisk() would wait for it for ever.
-		 */
-		if (idev->disk)
-			blk_mq_kick_requeue_list(idev->disk->queue);
+		rdmablk_ipath_lost_detaching(path);
 		goto out_unlock;
 	}
 	if (rdmablk_ipath_state(path) != RDMABLK_DEV_RECONNECTING) {
@@ -1056,7 +1090,7 @@ void rdmablk_ipath_reconnect_work(struct work_struct *work)
 	 * Asked to try at once (RECONNECT, a port coming up) before err_work
 	 * took the queues of the loss down: do that first.
 	 */
-	if (rdmablk_ipath_allocated(path))
+	if (rdmablk_ipath_any_queue(path, RDMABLK_IQ_ALLOCATED))
 		rdmablk_ipath_teardown(path, true);
 	rdmablk_ipath_forget_loss(path);
 	ret = rdmablk_ipath_reconnect_queues(path, &why);
