@@ -169,14 +169,24 @@ static void rdmablk_tqp_set_depth(struct rdmablk_tconn *conn, u16 depth)
 	conn->nr_reqs = 2 * depth;
 }
 
-/* Do @conn's queues at its depth fit within @max_wr and the device's CQ? */
-static bool rdmablk_tqp_fits(struct rdmablk_tconn *conn, u32 max_wr)
+/*
+ * Which of @conn's queues at its depth does not fit: the send queue within
+ * @max_send (max_send_wr, or the device's max_qp_wr), the receive queue
+ * within the device's max_qp_wr, the CQ within its max_cqe. NULL when all
+ * do.
+ */
+static const char *rdmablk_tqp_misfit(struct rdmablk_tconn *conn,
+				      u32 max_send)
 {
 	struct ib_qp_cap cap;
 
-	return rdmablk_tqp_caps(conn, &cap) <= max_wr &&
-	       cap.max_recv_wr <= max_wr &&
-	       rdmablk_tqp_cqes(conn) <= conn->dev->attrs.max_cqe;
+	if (rdmablk_tqp_caps(conn, &cap) > max_send)
+		return "send queue";
+	if (cap.max_recv_wr > conn->dev->attrs.max_qp_wr)
+		return "receive queue";
+	if (rdmablk_tqp_cqes(conn) > conn->dev->attrs.max_cqe)
+		return "completion queue";
+	return NULL;
 }
 
 /**
@@ -195,32 +205,42 @@ static bool rdmablk_tqp_fits(struct rdmablk_tconn *conn, u32 max_wr)
  */
 int rdmablk_tqp_fit(struct rdmablk_tconn *conn, u16 depth)
 {
-	u32 max_wr = conn->dev->attrs.max_qp_wr;
+	u32 max_send = conn->dev->attrs.max_qp_wr;
 	u32 lim = READ_ONCE(rdmablk_max_send_wr);
 	u16 lo = min_t(u16, depth, 2), hi = depth, mid;
+	const char *misfit;
 
 	/* Read once: the parameter may change before the QP is made. */
 	conn->send_sge = READ_ONCE(rdmablk_send_sge);
-	if (lim && lim < max_wr)
-		max_wr = lim;
+	if (lim && lim < max_send)
+		max_send = lim;
 	/* The queues grow with the depth: the largest that fits. */
 	while (lo < hi) {
 		mid = hi - (hi - lo) / 2;
 		rdmablk_tqp_set_depth(conn, mid);
-		if (rdmablk_tqp_fits(conn, max_wr))
+		if (!rdmablk_tqp_misfit(conn, max_send))
 			lo = mid;
 		else
 			hi = mid - 1;
 	}
 	rdmablk_tqp_set_depth(conn, lo);
-	if (!rdmablk_tqp_fits(conn, max_wr)) {
-		tconn_err_ratelimited(conn, "refused: its queues do not fit %u work requests even at queue depth %u\n",
-				      max_wr, lo);
+	misfit = rdmablk_tqp_misfit(conn, max_send);
+	if (misfit) {
+		tconn_err_ratelimited(conn, "refused: its %s does not fit even at queue depth %u (send queue at most %u work requests: max_send_wr, or the device's max_qp_wr %u; max_cqe %u)\n",
+				      misfit, lo, max_send,
+				      conn->dev->attrs.max_qp_wr,
+				      conn->dev->attrs.max_cqe);
 		return -ENOSPC;
 	}
-	if (lo < depth)
-		tconn_info_ratelimited(conn, "queue depth %u granted, not the %u asked for: the send queue holds %u work requests (max_send_wr, or the device's max_qp_wr)\n",
-				       lo, depth, max_wr);
+	if (lo < depth) {
+		rdmablk_tqp_set_depth(conn, lo + 1);
+		misfit = rdmablk_tqp_misfit(conn, max_send);
+		rdmablk_tqp_set_depth(conn, lo);
+		tconn_info_ratelimited(conn, "queue depth %u granted, not the %u asked for: a deeper %s does not fit (send queue at most %u work requests: max_send_wr, or the device's max_qp_wr %u; max_cqe %u)\n",
+				       lo, depth, misfit, max_send,
+				       conn->dev->attrs.max_qp_wr,
+				       conn->dev->attrs.max_cqe);
+	}
 	return 0;
 }
 

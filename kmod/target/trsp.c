@@ -129,16 +129,15 @@ void rdmablk_treq_post_failed(struct rdmablk_treq *req, bool posted,
 	unsigned long flags;
 
 	rdmablk_tconn_close(conn);
-	if (unanswered) {
-		spin_lock_irqsave(&conn->lock, flags);
+	spin_lock_irqsave(&conn->lock, flags);
+	if (unanswered)
 		conn->outstanding--;
-		spin_unlock_irqrestore(&conn->lock, flags);
-	}
 	if (posted) {
-		spin_lock_irqsave(&conn->lock, flags);
 		list_add(&req->node, &conn->failed);
 		conn->nr_failed++;
-		spin_unlock_irqrestore(&conn->lock, flags);
+	}
+	spin_unlock_irqrestore(&conn->lock, flags);
+	if (posted) {
 		wake_up(&conn->wq);
 		return;
 	}
