@@ -111,6 +111,39 @@ static void rdmablk_commit_paths(struct rdmablk_idev *idev, u32 qid,
 	}
 }
 
+/*
+ * Take a credit of @queue for @req where the target granted fewer than the
+ * disk's tags (&rdmablk_iqueue.credits); elsewhere a tag is a credit, and
+ * nothing is counted. Return: false when the queue has none left: a
+ * request of this hardware queue is in flight on it, whose end reruns the
+ * queue (BLK_STS_DEV_RESOURCE).
+ */
+static bool rdmablk_take_credit(struct rdmablk_idev *idev,
+				struct rdmablk_iqueue *queue,
+				struct rdmablk_ireq *req)
+{
+	u16 credits = READ_ONCE(queue->credits);
+
+	req->credit = false;
+	if (likely(credits >= idev->queue_depth))
+		return true;
+	if (atomic_inc_return(&queue->used) > credits) {
+		atomic_dec(&queue->used);
+		return false;
+	}
+	req->credit = true;
+	return true;
+}
+
+static void rdmablk_put_credit(struct rdmablk_iqueue *queue,
+			       struct rdmablk_ireq *req)
+{
+	if (req->credit) {
+		req->credit = false;
+		atomic_dec(&queue->used);
+	}
+}
+
 static blk_status_t rdmablk_queue_rq(struct blk_mq_hw_ctx *hctx,
 				     const struct blk_mq_queue_data *bd)
 {
@@ -158,6 +191,8 @@ static blk_status_t rdmablk_queue_rq(struct blk_mq_hw_ctx *hctx,
 		return BLK_STS_RESOURCE;
 	}
 	queue = &path->queues[hctx->queue_num];
+	if (unlikely(!rdmablk_take_credit(idev, queue, req)))
+		return BLK_STS_DEV_RESOURCE;
 
 	rdmablk_ireq_reset(rq);
 	blk_mq_start_request(rq);
@@ -172,6 +207,7 @@ static blk_status_t rdmablk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	if (likely(sts == BLK_STS_OK))
 		return sts;
 	atomic_dec(&path->inflight);
+	rdmablk_put_credit(queue, req);
 	/* Not on the path: a removed path must not be reachable from it. */
 	WRITE_ONCE(req->queue, NULL);
 	if (unlikely(sts == BLK_STS_IOERR)) {
@@ -205,6 +241,7 @@ static void rdmablk_complete_rq(struct request *rq)
 	if (req->queue) {
 		rdmablk_account_rq(req->queue, rq, req->requeue);
 		atomic_dec(&req->queue->path->inflight);
+		rdmablk_put_credit(req->queue, req);
 		/* Sent again, it may go on another path. */
 		WRITE_ONCE(req->queue, NULL);
 	}

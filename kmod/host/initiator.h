@@ -221,6 +221,13 @@ struct rdmablk_iqueue_stats {
  * @ka_cqe: completion of its SEND
  * @ka_sent: jiffies when it was sent
  * @last_rx: jiffies of the last successful receive (response or immediate)
+ * @credits: commands it may have in flight: the target's grant less the
+ *	keep-alive's credit, set at connect before the queue is live. Below
+ *	the device's queue depth only where the target granted less than at
+ *	attach (another path, a reconnect): the disk's tags, sized then, would
+ *	let more go, and rdmablk_queue_rq() holds them back (@used)
+ * @used: requests in flight on it, counted while @credits is below the
+ *	device's queue depth, by those with &rdmablk_ireq.credit
  * @stats: what the queue did since attach; kept across reconnects
  */
 struct rdmablk_iqueue {
@@ -274,9 +281,20 @@ struct rdmablk_iqueue {
 	struct ib_cqe ka_cqe;
 	unsigned long ka_sent;
 	unsigned long last_rx;
+	u16 credits;
+	atomic_t used;
 
 	struct rdmablk_iqueue_stats stats;
 };
+
+/*
+ * The keep-alive's tag: the last of the credits asked for (@msg_first of
+ * them), after every tag of the disk, whatever the target granted.
+ */
+static inline u16 rdmablk_iqueue_ka_tag(const struct rdmablk_iqueue *queue)
+{
+	return queue->msg_first - 1;
+}
 
 /**
  * struct rdmablk_ireq - per-request data (blk-mq pdu)
@@ -304,6 +322,7 @@ struct rdmablk_iqueue {
  * @requeue: recovery put the request back: it is sent again after a
  *	reconnect rather than completed
  * @retries: times it was put back, at most RDMABLK_MAX_RETRIES
+ * @credit: counted in its queue's &rdmablk_iqueue.used
  * @start_ns: when the request began, for its latency: blk-mq's time stamp
  *	(taken with iostats on or an I/O scheduler), else its first dispatch
  * @sge: command, then inline or pushed payload; or the buffer of a batch
@@ -349,6 +368,7 @@ struct rdmablk_ireq {
 	u16 status;
 	bool requeue;
 	u8 retries;
+	bool credit;
 	u64 start_ns;
 	struct ib_sge sge[1 + RDMABLK_INLINE_SGE];
 	struct ib_cqe send_cqe;

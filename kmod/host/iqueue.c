@@ -176,7 +176,7 @@ int rdmablk_iqueue_keepalive(struct rdmablk_iqueue *queue, unsigned long kato)
 {
 	unsigned long last_rx = READ_ONCE(queue->last_rx);
 
-	u16 tag = queue->params.queue_depth - 1;
+	u16 tag = rdmablk_iqueue_ka_tag(queue);
 	struct rdmablk_cmd_info c = {
 		.opcode = RDMABLK_OP_KEEPALIVE,
 		.tag = tag,
@@ -255,7 +255,8 @@ static struct request *rdmablk_iqueue_find(struct rdmablk_iqueue *queue,
 	struct rdmablk_ireq *req;
 	struct request *rq;
 
-	if (tag >= queue->params.queue_depth - 1 || !all || !all[queue->qid])
+	/* The disk's tags, below the keep-alive's; a lower grant has them all. */
+	if (tag >= queue->idev->queue_depth || !all || !all[queue->qid])
 		return NULL;
 	rq = blk_mq_tag_to_rq(all[queue->qid], tag);
 	/*
@@ -515,7 +516,7 @@ static void rdmablk_iqueue_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	    rsp->opcode == RDMABLK_OP_AUTH_REPLY) {
 		rdmablk_iqueue_ctl_done(queue, rsp, wc->byte_len);
 	} else if (rsp->opcode == RDMABLK_OP_KEEPALIVE) {
-		if (le16_to_cpu(rsp->tag) != queue->params.queue_depth - 1 ||
+		if (le16_to_cpu(rsp->tag) != rdmablk_iqueue_ka_tag(queue) ||
 		    rsp->status != cpu_to_le16(RDMABLK_S_OK) ||
 		    !test_and_clear_bit(RDMABLK_IQ_KA_PENDING, &queue->flags))
 			rdmablk_iqueue_lost(queue, "bad or unexpected keep-alive response");

@@ -832,9 +832,10 @@ static int rdmablk_ipath_keep_open_alive(struct rdmablk_ipath *path, u32 n,
 /*
  * Connect and open queue @i of @path. With @learn (the first queue of a
  * new attachment) the device takes its limits from what the target
- * granted; otherwise the queue must grant at least the device's credits
- * and sizes and, but for queue 0, name the same export (UUID, size) as
- * queue 0. Then the queues before it are kept alive.
+ * granted; otherwise the queue must grant at least the device's I/O size
+ * and, but for queue 0, name the same export (UUID, size) as queue 0, and
+ * fewer credits than the device's limit what is sent on it. Then the
+ * queues before it are kept alive.
  */
 static int rdmablk_ipath_connect_queue(struct rdmablk_ipath *path, u32 i,
 				       bool learn,
@@ -875,14 +876,21 @@ static int rdmablk_ipath_connect_queue(struct rdmablk_ipath *path, u32 i,
 		path->want_qd = q->params.queue_depth;
 		idev->max_io_size = min_t(u32, q->params.max_io_size,
 					  (fr_pages - 1) * SZ_4K);
-	} else if (q->params.queue_depth - 1 < idev->queue_depth) {
-		NL_SET_ERR_MSG(extack, "the target grants fewer credits than the device uses");
-		return -EPROTO;
 	} else if (q->params.max_io_size < idev->max_io_size) {
 		/* The disk's limits were set from the first connect. */
 		NL_SET_ERR_MSG(extack, "the target's I/O size limits are below the device's");
 		return -EPROTO;
 	}
+	/*
+	 * Fewer credits than at attach (the target's max_send_wr lowered, a
+	 * device with a smaller max_qp_wr behind another path): the disk's
+	 * tags stay, and queue_rq keeps this queue within the grant.
+	 */
+	WRITE_ONCE(q->credits, q->params.queue_depth - 1);
+	if (!i && q->credits < idev->queue_depth)
+		pr_warn("%s: path %u to %pISpc: the target grants %u commands in flight a queue, fewer than the %u of the device; no more are sent on it\n",
+			idev->name, path->id, &path->addr, q->credits,
+			idev->queue_depth);
 	pages = idev->max_io_size / SZ_4K + 1;
 	if (pages > fr_pages) {
 		NL_SET_ERR_MSG(extack, "the RDMA device cannot register max_io_size");
