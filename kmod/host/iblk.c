@@ -114,23 +114,28 @@ static void rdmablk_commit_paths(struct rdmablk_idev *idev, u32 qid,
 /*
  * Take a credit of @queue for @req where the target granted fewer than the
  * disk's tags (&rdmablk_iqueue.credits); elsewhere a tag is a credit, and
- * nothing is counted. Return: false when the queue has none left: a
- * request of this hardware queue is in flight on it, whose end reruns the
- * queue (BLK_STS_DEV_RESOURCE).
+ * nothing is counted. Never counts past the grant, not even for a moment,
+ * so that two dispatches of the hardware queue at once do not both fail
+ * over one credit. Return: false when the queue has none left (or, on a
+ * queue just connected, its grant is not seen yet): BLK_STS_RESOURCE,
+ * whose rerun comes when a request of this hardware queue ends, or after
+ * a short delay where blk-mq cannot be sure of that.
  */
 static bool rdmablk_take_credit(struct rdmablk_idev *idev,
 				struct rdmablk_iqueue *queue,
 				struct rdmablk_ireq *req)
 {
 	u16 credits = READ_ONCE(queue->credits);
+	int used;
 
 	req->credit = false;
 	if (likely(credits >= idev->queue_depth))
 		return true;
-	if (atomic_inc_return(&queue->used) > credits) {
-		atomic_dec(&queue->used);
-		return false;
-	}
+	used = atomic_read(&queue->used);
+	do {
+		if (used >= credits)
+			return false;
+	} while (!atomic_try_cmpxchg(&queue->used, &used, used + 1));
 	req->credit = true;
 	return true;
 }
@@ -192,7 +197,7 @@ static blk_status_t rdmablk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	}
 	queue = &path->queues[hctx->queue_num];
 	if (unlikely(!rdmablk_take_credit(idev, queue, req)))
-		return BLK_STS_DEV_RESOURCE;
+		return BLK_STS_RESOURCE;
 
 	rdmablk_ireq_reset(rq);
 	blk_mq_start_request(rq);
@@ -429,6 +434,13 @@ int rdmablk_idev_alloc_disk(struct rdmablk_idev *idev)
 void rdmablk_idev_free_disk(struct rdmablk_idev *idev)
 {
 	if (idev->disk) {
+		/*
+		 * A path lost during the detach kicks the requeue list, maybe
+		 * after del_gendisk() cancelled the queue's works for the last
+		 * time: no kick may outlive the queue. The paths are down, so
+		 * none comes after this.
+		 */
+		cancel_delayed_work_sync(&idev->disk->queue->requeue_work);
 		put_disk(idev->disk);
 		idev->disk = NULL;
 	}

@@ -222,10 +222,11 @@ struct rdmablk_iqueue_stats {
  * @ka_sent: jiffies when it was sent
  * @last_rx: jiffies of the last successful receive (response or immediate)
  * @credits: commands it may have in flight: the target's grant less the
- *	keep-alive's credit, set at connect before the queue is live. Below
- *	the device's queue depth only where the target granted less than at
- *	attach (another path, a reconnect): the disk's tags, sized then, would
- *	let more go, and rdmablk_queue_rq() holds them back (@used)
+ *	keep-alive's credit, set at connect before the queue is live, 0 from
+ *	its stop on. Below the device's queue depth where the target granted
+ *	less than to the attach's first queue (another queue, another path, a
+ *	reconnect): the disk's tags, sized then, would let more go, and
+ *	rdmablk_queue_rq() holds them back (@used)
  * @used: requests in flight on it, counted while @credits is below the
  *	device's queue depth, by those with &rdmablk_ireq.credit
  * @stats: what the queue did since attach; kept across reconnects
@@ -408,7 +409,8 @@ struct rdmablk_ireq {
  * @extra_attempts: of those, made at once rather than after reconnect_delay
  * @last_error: why the connection was lost or the last attempt failed
  * @lost_why: the first loss a queue reported while an attach or reconnect
- *	attempt was connecting (a constant string), NULL when none
+ *	attempt was connecting, or while the device is being detached (a
+ *	constant string), NULL when none
  * @recovery_lock: serialises err_work, reconnect_work and the path's
  *	teardown; protects the queues' connections
  * @err_work: takes the queues down after the connection was lost: their
@@ -564,6 +566,21 @@ enum {
 	RDMABLK_IDEV_ADDING,	/* add_work is queued or running */
 	RDMABLK_IDEV_ADDED,	/* the disk was added: del_gendisk() at detach */
 };
+
+/*
+ * Whether @queue has a credit left for one more request: always where the
+ * target granted the disk's tags, else while fewer than the grant are in
+ * flight (&rdmablk_iqueue.credits). A glance, for choosing a path; taking
+ * one is rdmablk_queue_rq()'s.
+ */
+static inline bool rdmablk_iqueue_has_credit(const struct rdmablk_idev *idev,
+					     const struct rdmablk_iqueue *queue)
+{
+	u16 credits = READ_ONCE(queue->credits);
+
+	return credits >= idev->queue_depth ||
+	       atomic_read(&queue->used) < credits;
+}
 
 /*
  * The paths of @idev, in slot order, into @paths; their count. The caller

@@ -75,7 +75,8 @@ void rdmablk_ipath_free(struct rdmablk_ipath *path)
  * @qid: its hardware queue
  *
  * Among the live paths whose queue @qid is live, by the device's policy
- * (rdmablk_mp_choose()). Called under RCU (the dispatch's).
+ * (rdmablk_mp_choose()), those with a credit left on it first. Called
+ * under RCU (the dispatch's).
  *
  * Return: the path, or NULL when none is usable now.
  */
@@ -84,7 +85,8 @@ struct rdmablk_ipath *rdmablk_idev_select_path(struct rdmablk_idev *idev,
 {
 	struct rdmablk_ipath *paths[RDMABLK_MAX_PATHS], *path;
 	struct rdmablk_mp_cand cand[RDMABLK_MAX_PATHS];
-	u32 i, n = 0;
+	bool full[RDMABLK_MAX_PATHS];
+	u32 i, n = 0, nr_full = 0;
 	int pick;
 
 	for (i = 0; i < RDMABLK_MAX_PATHS; i++) {
@@ -95,6 +97,10 @@ struct rdmablk_ipath *rdmablk_idev_select_path(struct rdmablk_idev *idev,
 		cand[n].usable = READ_ONCE(path->state) == RDMABLK_DEV_LIVE &&
 				 test_bit(RDMABLK_IQ_LIVE,
 					  &path->queues[qid].flags);
+		/* Granted less than the tags, and all of it in flight. */
+		full[n] = cand[n].usable &&
+			  !rdmablk_iqueue_has_credit(idev, &path->queues[qid]);
+		nr_full += full[n];
 		cand[n].standby = READ_ONCE(path->standby);
 		cand[n].inflight = max(atomic_read(&path->inflight), 0);
 		/* A stale average counts as none: the path gets a request. */
@@ -107,8 +113,22 @@ struct rdmablk_ipath *rdmablk_idev_select_path(struct rdmablk_idev *idev,
 	/* One path: nothing to choose, and no shared counter to bump. */
 	if (n == 1)
 		return cand[0].usable ? paths[0] : NULL;
+	/*
+	 * A path with no credit left on this queue is passed over while
+	 * another has one; when none has, one is chosen all the same, and
+	 * the request waits for its credit (rdmablk_queue_rq()).
+	 */
+	for (i = 0; nr_full && i < n; i++)
+		if (full[i])
+			cand[i].usable = false;
 	pick = rdmablk_mp_choose(READ_ONCE(idev->policy), cand, n,
 				 atomic_inc_return(&idev->rr));
+	if (pick < 0 && nr_full) {
+		for (i = 0; i < n; i++)
+			cand[i].usable |= full[i];
+		pick = rdmablk_mp_choose(READ_ONCE(idev->policy), cand, n,
+					 atomic_inc_return(&idev->rr));
+	}
 	return pick < 0 ? NULL : paths[pick];
 }
 
@@ -285,7 +305,8 @@ int rdmablk_idev_add_first_path(struct rdmablk_idev *idev,
  *
  * Connects as many queues as the device has; they must lead to the same
  * export (UUID, size, block size, read-only) with at least the device's
- * credits and I/O sizes. The path takes requests as soon as it is live;
+ * I/O size (fewer credits than the device's limit what each queue sends:
+ * rdmablk_ipath_connect_queue()). The path takes requests as soon as it is live;
  * a device that had no live path sends what waited at once.
  *
  * Return: 0; -ENOENT, -EEXIST (a path to that address exists), -ENOSPC

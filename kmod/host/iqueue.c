@@ -255,8 +255,11 @@ static struct request *rdmablk_iqueue_find(struct rdmablk_iqueue *queue,
 	struct rdmablk_ireq *req;
 	struct request *rq;
 
-	/* The disk's tags, below the keep-alive's; a lower grant has them all. */
-	if (tag >= queue->idev->queue_depth || !all || !all[queue->qid])
+	/*
+	 * The disk's tags, below the keep-alive's; a lower grant has them
+	 * all. The depth is read after the tags' acquire: set before them.
+	 */
+	if (!all || !all[queue->qid] || tag >= queue->idev->queue_depth)
 		return NULL;
 	rq = blk_mq_tag_to_rq(all[queue->qid], tag);
 	/*
@@ -861,6 +864,8 @@ int rdmablk_iqueue_connect(struct rdmablk_iqueue *queue, u16 queue_depth,
 		ret = -EPROTO;
 		goto out_drain;
 	}
+	/* Less one for the keep-alives; queue_rq reads it once LIVE. */
+	WRITE_ONCE(queue->credits, queue->params.queue_depth - 1);
 	/* Never a silent fall back to no authentication. */
 	if (queue->idev->key.hmac &&
 	    !(queue->params.flags & RDMABLK_CONN_AUTH)) {
@@ -876,6 +881,8 @@ int rdmablk_iqueue_connect(struct rdmablk_iqueue *queue, u16 queue_depth,
 		set_bit(RDMABLK_IQ_POLLABLE, &queue->flags);
 		spin_unlock(&queue->poll_lock);
 	}
+	/* The grant (@credits) before the queue can be chosen. */
+	smp_mb__before_atomic();
 	set_bit(RDMABLK_IQ_LIVE, &queue->flags);
 	return 0;
 
@@ -1183,6 +1190,11 @@ void rdmablk_iqueue_stop(struct rdmablk_iqueue *queue)
 {
 	if (!test_and_clear_bit(RDMABLK_IQ_LIVE, &queue->flags))
 		return;
+	/*
+	 * No grant until the next connect's: a dispatch that sees that one
+	 * stale sees none, and waits, rather than this connection's.
+	 */
+	WRITE_ONCE(queue->credits, 0);
 	/*
 	 * A poller in one of the CQ's handlers holds poll_lock: once it is
 	 * ours, none is, and none starts; ib_drain_qp() reaps the rest.

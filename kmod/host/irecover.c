@@ -263,11 +263,11 @@ static bool __rdmablk_ipath_lose_live(struct rdmablk_ipath *path,
  * @why: what happened, for the log and the event; a constant string
  *
  * Any context. A live path starts recovering: its requests go to another
- * path. For a device being detached the in-flight I/O is failed rather
- * than waited for; a path being removed is torn down by its removal. A
- * loss while
- * the path's queues are being connected (NEW, or RECONNECTING) is
- * remembered for rdmablk_ipath_go_live(), which the attempt ends with.
+ * path. For a device being detached its in-flight I/O goes to another
+ * live path, or fails (rdmablk_ipath_lost_detaching()); a path being
+ * removed is torn down by its removal. A loss while the path's queues are
+ * being connected (NEW, or RECONNECTING) is remembered for
+ * rdmablk_ipath_go_live(), which the attempt ends with.
  */
 void rdmablk_ipath_conn_lost(struct rdmablk_ipath *path, const char *why)
 {
@@ -279,8 +279,13 @@ void rdmablk_ipath_conn_lost(struct rdmablk_ipath *path, const char *why)
 	if (path->state == RDMABLK_DEV_DELETING) {
 		/* Being removed: rdmablk_ipath_destroy() tears it down. */
 	} else if (idev->state == RDMABLK_DEV_DELETING) {
-		/* err_work hands its I/O on; the path stays as it is. */
-		strscpy(path->last_error, why, sizeof(path->last_error));
+		/*
+		 * err_work hands its I/O on; the path stays as it is. The
+		 * first reason is the one: the drain's flushed work requests
+		 * report more.
+		 */
+		if (!path->lost_why)
+			path->lost_why = why;
 		stop = true;
 	} else if (path->state == RDMABLK_DEV_LIVE &&
 		   __rdmablk_ipath_lose_live(path, why)) {
@@ -628,7 +633,8 @@ void rdmablk_ipath_teardown(struct rdmablk_ipath *path, bool requeue)
 }
 
 /*
- * A path lost while its device is being detached. Detach waits for the I/O
+ * A path lost while its device is being detached (before del_gendisk() or
+ * during it). Detach waits for the I/O
  * in flight, the writeback of a disk held open among it: what this path
  * got no answer for is sent again on another live path, and fails if there
  * is none (iblk.c's queue_rq for DELETING), so that the wait ends either
@@ -645,11 +651,15 @@ void rdmablk_ipath_teardown(struct rdmablk_ipath *path, bool requeue)
 static void rdmablk_ipath_lost_detaching(struct rdmablk_ipath *path)
 {
 	struct rdmablk_idev *idev = path->idev;
-	char why[RDMABLK_ERROR_LEN];
 	unsigned long flags;
+	const char *why;
 	u32 moved;
 
 	lockdep_assert_held(&path->recovery_lock);
+	spin_lock_irqsave(&idev->state_lock, flags);
+	why = path->lost_why ?: "lost";
+	path->lost_why = NULL;
+	spin_unlock_irqrestore(&idev->state_lock, flags);
 	/* Stopped already: by an earlier run, or by the teardown. */
 	if (rdmablk_ipath_any_queue(path, RDMABLK_IQ_LIVE)) {
 		if (idev->disk)
@@ -657,9 +667,6 @@ static void rdmablk_ipath_lost_detaching(struct rdmablk_ipath *path)
 		moved = rdmablk_ipath_stop_queues(path, true);
 		if (idev->disk)
 			blk_mq_unquiesce_queue(idev->disk->queue);
-		spin_lock_irqsave(&idev->state_lock, flags);
-		strscpy(why, path->last_error, sizeof(why));
-		spin_unlock_irqrestore(&idev->state_lock, flags);
 		pr_warn("%s: path %u to %pISpc lost while detaching (%s); %u commands without an answer go to another live path, or fail if none is left\n",
 			idev->name, path->id, &path->addr, why, moved);
 	}
@@ -884,10 +891,11 @@ static int rdmablk_ipath_connect_queue(struct rdmablk_ipath *path, u32 i,
 	/*
 	 * Fewer credits than at attach (the target's max_send_wr lowered, a
 	 * device with a smaller max_qp_wr behind another path): the disk's
-	 * tags stay, and queue_rq keeps this queue within the grant.
+	 * tags stay, and queue_rq keeps this queue within the grant. Said
+	 * for the first queue with such a grant, and where it changes.
 	 */
-	WRITE_ONCE(q->credits, q->params.queue_depth - 1);
-	if (!i && q->credits < idev->queue_depth)
+	if (q->credits < idev->queue_depth &&
+	    (!i || path->queues[i - 1].credits != q->credits))
 		pr_warn("%s: path %u to %pISpc: the target grants %u commands in flight a queue, fewer than the %u of the device; no more are sent on it\n",
 			idev->name, path->id, &path->addr, q->credits,
 			idev->queue_depth);

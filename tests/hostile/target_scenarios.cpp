@@ -252,7 +252,9 @@ void unasked_open(Conn &c)
 void unasked_keepalive(Conn &c)
 {
 	c.misbehaved("a KEEPALIVE response nobody asked for");
-	c.respond(RDMABLK_OP_KEEPALIVE, static_cast<std::uint16_t>(c.rep().queue_depth - 1),
+	// The keep-alive's own tag, the last credit asked for: only its
+	// being unasked is wrong.
+	c.respond(RDMABLK_OP_KEEPALIVE, static_cast<std::uint16_t>(c.req().queue_depth - 1),
 		  RDMABLK_S_OK, 0);
 }
 
