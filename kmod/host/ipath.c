@@ -85,8 +85,8 @@ struct rdmablk_ipath *rdmablk_idev_select_path(struct rdmablk_idev *idev,
 {
 	struct rdmablk_ipath *paths[RDMABLK_MAX_PATHS], *path;
 	struct rdmablk_mp_cand cand[RDMABLK_MAX_PATHS];
-	bool full[RDMABLK_MAX_PATHS];
-	u32 i, n = 0, nr_full = 0;
+	bool full[RDMABLK_MAX_PATHS], room[2] = {};
+	u32 i, n = 0;
 	int pick;
 
 	for (i = 0; i < RDMABLK_MAX_PATHS; i++) {
@@ -100,7 +100,6 @@ struct rdmablk_ipath *rdmablk_idev_select_path(struct rdmablk_idev *idev,
 		/* Granted less than the tags, and all of it in flight. */
 		full[n] = cand[n].usable &&
 			  !rdmablk_iqueue_has_credit(idev, &path->queues[qid]);
-		nr_full += full[n];
 		cand[n].standby = READ_ONCE(path->standby);
 		cand[n].inflight = max(atomic_read(&path->inflight), 0);
 		/* A stale average counts as none: the path gets a request. */
@@ -115,20 +114,19 @@ struct rdmablk_ipath *rdmablk_idev_select_path(struct rdmablk_idev *idev,
 		return cand[0].usable ? paths[0] : NULL;
 	/*
 	 * A path with no credit left on this queue is passed over while
-	 * another has one; when none has, one is chosen all the same, and
-	 * the request waits for its credit (rdmablk_queue_rq()).
+	 * another of its kind (active, or standby) has one, so that the
+	 * policy's choice between the kinds stays: with none, one is chosen
+	 * all the same, and the request waits for its credit
+	 * (rdmablk_queue_rq()).
 	 */
-	for (i = 0; nr_full && i < n; i++)
-		if (full[i])
+	for (i = 0; i < n; i++)
+		if (cand[i].usable && !full[i])
+			room[cand[i].standby] = true;
+	for (i = 0; i < n; i++)
+		if (full[i] && room[cand[i].standby])
 			cand[i].usable = false;
 	pick = rdmablk_mp_choose(READ_ONCE(idev->policy), cand, n,
 				 atomic_inc_return(&idev->rr));
-	if (pick < 0 && nr_full) {
-		for (i = 0; i < n; i++)
-			cand[i].usable |= full[i];
-		pick = rdmablk_mp_choose(READ_ONCE(idev->policy), cand, n,
-					 atomic_inc_return(&idev->rr));
-	}
 	return pick < 0 ? NULL : paths[pick];
 }
 

@@ -282,10 +282,13 @@ void rdmablk_ipath_conn_lost(struct rdmablk_ipath *path, const char *why)
 		/*
 		 * err_work hands its I/O on; the path stays as it is. The
 		 * first reason is the one: the drain's flushed work requests
-		 * report more.
+		 * report more. Only for a live path: an attempt connecting
+		 * (NEW, RECONNECTING) ends at go_live's DELETING check.
 		 */
-		if (!path->lost_why)
+		if (path->state == RDMABLK_DEV_LIVE && !path->lost_why) {
 			path->lost_why = why;
+			strscpy(path->last_error, why, sizeof(path->last_error));
+		}
 		stop = true;
 	} else if (path->state == RDMABLK_DEV_LIVE &&
 		   __rdmablk_ipath_lose_live(path, why)) {
