@@ -304,8 +304,8 @@ int rdmablk_idev_add_first_path(struct rdmablk_idev *idev,
  * Connects as many queues as the device has; they must lead to the same
  * export (UUID, size, block size, read-only) with at least the device's
  * I/O size (fewer credits than the device's limit what each queue sends:
- * rdmablk_ipath_connect_queue()). The path takes requests as soon as it is live;
- * a device that had no live path sends what waited at once.
+ * rdmablk_ipath_connect_queue()). The path takes requests as soon as it
+ * is live; a device that had no live path sends what waited at once.
  *
  * Return: 0; -ENOENT, -EEXIST (a path to that address exists), -ENOSPC
  * (RDMABLK_MAX_PATHS), -ENODEV (detached meanwhile), or why connecting

@@ -637,13 +637,12 @@ void rdmablk_ipath_teardown(struct rdmablk_ipath *path, bool requeue)
 
 /*
  * A path lost while its device is being detached (before del_gendisk() or
- * during it). Detach waits for the I/O
- * in flight, the writeback of a disk held open among it: what this path
- * got no answer for is sent again on another live path, and fails if there
- * is none (iblk.c's queue_rq for DELETING), so that the wait ends either
- * way. No reconnect: a DELETING device makes none, and the path stays LIVE
- * with its queues stopped (not chosen: rdmablk_idev_select_path()) until
- * detach tears it down.
+ * during it). Detach waits for the I/O in flight, the writeback of a disk
+ * held open among it: what this path got no answer for is sent again on
+ * another live path, and fails if there is none (iblk.c's queue_rq for
+ * DELETING), so that the wait ends either way. No reconnect: a DELETING
+ * device makes none, and the path stays LIVE with its queues stopped (not
+ * chosen: rdmablk_idev_select_path()) until detach tears it down.
  *
  * Quiesced for the while, as in rdmablk_ipath_teardown(): a dispatch that
  * picked this path posts before its queues stop, not on a drained one;
