@@ -359,7 +359,8 @@ static enum rdmablk_status rdmablk_cmd_check_range(const struct rdmablk_cmd_info
  * Checks opcode, flags, length against the negotiated maximum, alignment to
  * the logical block size, the range against the export's size, and writes
  * against a read-only export; a pushed WRITE's shape (its slot is the
- * connection's to check). OPEN is not checked here.
+ * connection's to check), and a READ by SEND's (whether the connection
+ * agreed it is the connection's to check). OPEN is not checked here.
  *
  * Return: RDMABLK_S_OK or the status to answer with.
  */
@@ -392,6 +393,10 @@ enum rdmablk_status rdmablk_cmd_check(const struct rdmablk_cmd_info *c,
 		if ((c->flags & RDMABLK_CMD_PUSHED) &&
 		    (c->opcode != RDMABLK_OP_WRITE || inl || c->rkey ||
 		     c->length > RDMABLK_PUSH_SLOT_SIZE))
+			return RDMABLK_S_INVALID;
+		if ((c->flags & RDMABLK_CMD_SEND_DATA) &&
+		    (c->opcode != RDMABLK_OP_READ || c->addr || c->rkey ||
+		     c->length > RDMABLK_READ_SEND_MAX))
 			return RDMABLK_S_INVALID;
 		if (c->opcode == RDMABLK_OP_WRITE && ro)
 			return RDMABLK_S_READ_ONLY;

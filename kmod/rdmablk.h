@@ -235,6 +235,7 @@ struct rdmablk_queue_info {
 	u64 inline_posts;
 	u64 held;
 	u64 pushed;
+	u64 read_sends;
 };
 
 #define RDMABLK_ERROR_LEN	96

@@ -83,7 +83,7 @@ enum {
  * struct rdmablk_irecv - a receive buffer for responses
  * @cqe: completion entry
  * @queue: owner
- * @buf: RDMABLK_RSP_BUF_SIZE bytes
+ * @buf: &rdmablk_iqueue.recv_size bytes
  * @sge: @buf
  * @wr: the receive work request
  */
@@ -115,6 +115,8 @@ struct rdmablk_irecv {
  *	and went with those that came meanwhile (cmd_cork)
  * @pushed: writes whose payload went ahead of the command by RDMA WRITE
  *	into a push slot of the target (write_push)
+ * @read_sends: reads whose data came in a SEND, copied out of a receive
+ *	(read_send)
  *
  * Lock-free: each counter is updated atomically on its own, so a reader
  * may see two of them from slightly different moments. Rates over an
@@ -133,6 +135,7 @@ struct rdmablk_iqueue_stats {
 	atomic64_t inline_posts;
 	atomic64_t held;
 	atomic64_t pushed;
+	atomic64_t read_sends;
 };
 
 /**
@@ -182,6 +185,8 @@ struct rdmablk_iqueue_stats {
  *	new connection's slots are the same numbers in a new area
  * @recvs: @nr_recvs receive buffers
  * @nr_recvs: count
+ * @recv_size: bytes of each: the longest answer and a batch of responses,
+ *	or RDMABLK_READ_SEND_MAX where RDMABLK_CONN_READ_SEND is offered
  * @max_pages: pages one fast registration maps
  * @stale_lock: protects @stale_mrs; irq-safe, requests complete in any
  *	context
@@ -264,6 +269,7 @@ struct rdmablk_iqueue {
 
 	struct rdmablk_irecv *recvs;
 	unsigned int nr_recvs;
+	u32 recv_size;
 	u32 max_pages;
 	spinlock_t stale_lock;	/* see above */
 	spinlock_t post_lock;	/* see above */
@@ -324,6 +330,12 @@ static inline u16 rdmablk_iqueue_ka_tag(const struct rdmablk_iqueue *queue)
  *	reconnect rather than completed
  * @retries: times it was put back, at most RDMABLK_MAX_RETRIES
  * @credit: counted in its queue's &rdmablk_iqueue.used
+ * @send_data: a READ that asked for its data by SEND
+ *	(RDMABLK_CMD_SEND_DATA): nothing of it is mapped or registered
+ * @data_due: 1 from such a READ's post until the answer carrying its data
+ *	claims it (atomic_xchg()) to copy the data into the request's pages:
+ *	a second answer (a hostile target's) cannot write into pages that
+ *	the first one's may have handed back
  * @start_ns: when the request began, for its latency: blk-mq's time stamp
  *	(taken with iostats on or an I/O scheduler), else its first dispatch
  * @sge: command, then inline or pushed payload; or the buffer of a batch
@@ -370,6 +382,8 @@ struct rdmablk_ireq {
 	bool requeue;
 	u8 retries;
 	bool credit;
+	bool send_data;
+	atomic_t data_due;
 	u64 start_ns;
 	struct ib_sge sge[1 + RDMABLK_INLINE_SGE];
 	struct ib_cqe send_cqe;

@@ -13,11 +13,18 @@
  * (RDMABLK_CONN_READ_IMM, not on iWARP), a successful READ is completed by
  * the immediate data of the target's last RDMA WRITE instead of a response:
  * two packets fewer per read; its registration is invalidated locally.
+ * A READ of at most RDMABLK_READ_SEND_MAX bytes, where both ends speak it
+ * (RDMABLK_CONN_READ_SEND, read_send), registers nothing: the target
+ * sends its data in a SEND_WITH_IMM, into a receive (each one sized for
+ * it), and the data is copied from there into the request's pages. The
+ * copy of at most a page costs less than what it saves: the registration
+ * and the local invalidation, two work requests, the invalidation's fence
+ * and its completion.
  *
  * Lifetime: a request completes to blk-mq when its reference count drops
  * to zero: one reference for the SEND's completion, one for the answer (a
- * response, or a READ's immediate data), which takes another for a local
- * invalidation it has to post. Where both ends speak it
+ * response, a READ's immediate data, or its data), which takes another for
+ * a local invalidation it has to post. Where both ends speak it
  * (RDMABLK_CONN_CMD_BATCH), the commands of a batch share one SEND
  * (isubmit.c): its completion puts the SEND's reference of each of them.
  * Completions run in softirq (IB_POLL_SOFTIRQ), but those of a poll
@@ -51,12 +58,20 @@ module_param_named(cmd_batch, rdmablk_cmd_batch, bool, 0644);
 MODULE_PARM_DESC(cmd_batch,
 		 "Offer to carry the commands of a batch in one SEND on new connections (default on)");
 
+static bool rdmablk_read_send = true;
+module_param_named(read_send, rdmablk_read_send, bool, 0644);
+MODULE_PARM_DESC(read_send,
+		 "Offer to take the data of reads of up to 4 KiB in a SEND, copied out of a receive, instead of registering their pages, on new connections (default on)");
+
 static bool rdmablk_rsp_batch = true;
 module_param_named(rsp_batch, rdmablk_rsp_batch, bool, 0644);
 MODULE_PARM_DESC(rsp_batch,
 		 "Offer to take the responses the target has ready together in one SEND on new connections (default on)");
 
-/* Receive buffers hold the longest answer and a batch of responses. */
+/*
+ * Receive buffers hold the longest answer and a batch of responses; and a
+ * READ's data where a READ may have it sent (RDMABLK_CONN_READ_SEND).
+ */
 #define RDMABLK_IRECV_SIZE	max_t(size_t, RDMABLK_RSP_BUF_SIZE, \
 				      RDMABLK_RSP_BATCH_SIZE)
 
@@ -398,6 +413,16 @@ void rdmablk_ireq_posted(struct rdmablk_iqueue *queue, struct request *rq)
 }
 
 /*
+ * Is @req a READ that asked for its data by SEND? Read as
+ * rdmablk_ireq_take() reads @gen: after @arm, with acquire.
+ */
+static bool rdmablk_ireq_sends_data(struct rdmablk_ireq *req)
+{
+	return atomic_read_acquire(&req->arm) != RDMABLK_ARM_IDLE &&
+	       READ_ONCE(req->send_data);
+}
+
+/*
  * A response arrived: find its request and account for it.
  * Return: false when the connection was dropped for it.
  */
@@ -407,14 +432,20 @@ static bool rdmablk_iqueue_response(struct rdmablk_iqueue *queue,
 {
 	struct request *rq = rdmablk_iqueue_find(queue, le16_to_cpu(rsp->tag),
 						 rsp->opcode);
+	u16 status = rdmablk_wire_status(le16_to_cpu(rsp->status));
 
 	if (!rq) {
 		rdmablk_iqueue_lost(queue, "response for no outstanding command");
 		return false;
 	}
+	/* A READ that asked for its data succeeds only with the data. */
+	if (status == RDMABLK_S_OK &&
+	    rdmablk_ireq_sends_data(blk_mq_rq_to_pdu(rq))) {
+		rdmablk_iqueue_lost(queue, "a read's success without its data");
+		return false;
+	}
 	/* An unknown status fails the I/O, whatever its value. */
-	return rdmablk_iqueue_answer(queue, rq, le16_to_cpu(rsp->gen),
-				     rdmablk_wire_status(le16_to_cpu(rsp->status)),
+	return rdmablk_iqueue_answer(queue, rq, le16_to_cpu(rsp->gen), status,
 				     wc);
 }
 
@@ -448,6 +479,55 @@ static void rdmablk_iqueue_read_imm(struct rdmablk_iqueue *queue,
 		return;
 	}
 	rdmablk_iqueue_answer(queue, rq, gen, RDMABLK_S_OK, wc);
+}
+
+/*
+ * A SEND_WITH_IMM brought a READ's data into @recv (RDMABLK_CONN_READ_SEND):
+ * that is the READ's successful answer. Only a READ that asked for it,
+ * of exactly its length, and once: the data is copied into the request's
+ * pages before the answer is taken, which may end the request, so a
+ * second such answer must not get to copy (@data_due).
+ * Return: false when the connection was dropped for it.
+ */
+static bool rdmablk_iqueue_read_send(struct rdmablk_iqueue *queue,
+				     struct rdmablk_irecv *recv,
+				     struct ib_wc *wc)
+{
+	struct rdmablk_ireq *req;
+	struct req_iterator iter;
+	struct request *rq;
+	struct bio_vec bv;
+	u32 off = 0;
+	u16 tag, gen;
+
+	if (!(queue->params.flags & RDMABLK_CONN_READ_SEND)) {
+		rdmablk_iqueue_lost(queue, "immediate data on a response");
+		return false;
+	}
+	rdmablk_read_imm_decode(be32_to_cpu(wc->ex.imm_data), &tag, &gen);
+	rq = rdmablk_iqueue_find(queue, tag, RDMABLK_OP_READ);
+	req = rq ? blk_mq_rq_to_pdu(rq) : NULL;
+	if (!req || !rdmablk_ireq_sends_data(req) ||
+	    READ_ONCE(req->gen) != gen) {
+		rdmablk_iqueue_lost(queue, "read data for no read that asked for it");
+		return false;
+	}
+	if (wc->byte_len != blk_rq_bytes(rq)) {
+		rdmablk_iqueue_lost(queue, "read data not of the read's length");
+		return false;
+	}
+	if (!atomic_xchg(&req->data_due, 0)) {
+		rdmablk_iqueue_lost(queue, "read data sent twice");
+		return false;
+	}
+	ib_dma_sync_single_for_cpu(queue->dev, recv->sge.addr, wc->byte_len,
+				   DMA_FROM_DEVICE);
+	rq_for_each_segment(bv, rq, iter) {
+		memcpy_to_bvec(&bv, recv->buf + off);
+		off += bv.bv_len;
+	}
+	atomic64_inc(&queue->stats.read_sends);
+	return rdmablk_iqueue_answer(queue, rq, gen, RDMABLK_S_OK, wc);
 }
 
 /*
@@ -498,9 +578,10 @@ static void rdmablk_iqueue_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		rdmablk_iqueue_read_imm(queue, wc);
 		goto repost;
 	}
-	if (unlikely(wc->wc_flags & IB_WC_WITH_IMM)) {
-		rdmablk_iqueue_lost(queue, "immediate data on a response");
-		return;
+	if (wc->wc_flags & IB_WC_WITH_IMM) {
+		if (!rdmablk_iqueue_read_send(queue, recv, wc))
+			return;
+		goto repost;
 	}
 	ib_dma_sync_single_for_cpu(queue->dev, recv->sge.addr, recv->sge.length,
 				   DMA_FROM_DEVICE);
@@ -548,6 +629,10 @@ static u32 rdmablk_iqueue_conn_flags(const struct rdmablk_iqueue *queue)
 		flags |= RDMABLK_CONN_RSP_BATCH;
 	if (READ_ONCE(rdmablk_write_push))
 		flags |= RDMABLK_CONN_WRITE_PUSH;
+	/* SEND_WITH_IMM: not on iWARP either. */
+	if (READ_ONCE(rdmablk_read_send) &&
+	    !rdma_protocol_iwarp(queue->dev, queue->cm_id->port_num))
+		flags |= RDMABLK_CONN_READ_SEND;
 	return flags;
 }
 
@@ -619,7 +704,7 @@ static void rdmablk_iqueue_free_recvs(struct rdmablk_iqueue *queue)
 
 		if (recv->sge.addr)
 			ib_dma_unmap_single(queue->dev, recv->sge.addr,
-					    RDMABLK_IRECV_SIZE, DMA_FROM_DEVICE);
+					    queue->recv_size, DMA_FROM_DEVICE);
 		kfree(recv->buf);
 	}
 	kfree(queue->recvs);
@@ -640,15 +725,15 @@ static int rdmablk_iqueue_alloc_recvs(struct rdmablk_iqueue *queue)
 
 		recv->queue = queue;
 		recv->cqe.done = rdmablk_iqueue_recv_done;
-		recv->buf = kzalloc(RDMABLK_IRECV_SIZE, GFP_KERNEL);
+		recv->buf = kzalloc(queue->recv_size, GFP_KERNEL);
 		if (!recv->buf)
 			goto out_free;
 		dma = ib_dma_map_single(queue->dev, recv->buf,
-					RDMABLK_IRECV_SIZE, DMA_FROM_DEVICE);
+					queue->recv_size, DMA_FROM_DEVICE);
 		if (ib_dma_mapping_error(queue->dev, dma))
 			goto out_free;
 		recv->sge.addr = dma;
-		recv->sge.length = RDMABLK_IRECV_SIZE;
+		recv->sge.length = queue->recv_size;
 		recv->sge.lkey = queue->pd->local_dma_lkey;
 		recv->wr.wr_cqe = &recv->cqe;
 		recv->wr.sg_list = &recv->sge;
@@ -807,6 +892,13 @@ int rdmablk_iqueue_connect(struct rdmablk_iqueue *queue, u16 queue_depth,
 		NL_SET_ERR_MSG(extack, "cannot create a queue pair");
 		goto out_dealloc_pd;
 	}
+	/* What is offered sizes the receives: fixed for the connection. */
+	p.flags = rdmablk_iqueue_conn_flags(queue);
+	queue->offered_flags = p.flags;
+	queue->recv_size = RDMABLK_IRECV_SIZE;
+	if (p.flags & RDMABLK_CONN_READ_SEND)
+		queue->recv_size = max_t(u32, queue->recv_size,
+					 RDMABLK_READ_SEND_MAX);
 	ret = rdmablk_iqueue_alloc_recvs(queue);
 	if (ret)
 		goto out_destroy_qp;
@@ -833,8 +925,6 @@ int rdmablk_iqueue_connect(struct rdmablk_iqueue *queue, u16 queue_depth,
 			goto out_unmap_cmds;
 	}
 
-	p.flags = rdmablk_iqueue_conn_flags(queue);
-	queue->offered_flags = p.flags;
 	rdmablk_conn_req_encode(&creq, &p);
 	param.private_data = &creq;
 	param.private_data_len = sizeof(creq);

@@ -65,6 +65,7 @@ void rdmablk_iqueue_stats_read(struct rdmablk_iqueue *queue,
 	qi->inline_posts = atomic64_read(&st->inline_posts);
 	qi->held = atomic64_read(&st->held);
 	qi->pushed = atomic64_read(&st->pushed);
+	qi->read_sends = atomic64_read(&st->read_sends);
 }
 
 /* Add @qi's counters to @sum; @sum is live when either is. */
@@ -85,6 +86,7 @@ static void rdmablk_queue_info_add(struct rdmablk_queue_info *sum,
 	sum->inline_posts += qi->inline_posts;
 	sum->held += qi->held;
 	sum->pushed += qi->pushed;
+	sum->read_sends += qi->read_sends;
 }
 
 /* When @dwork of a path in @state fires next, in ms from now; 0 if not. */
@@ -438,6 +440,7 @@ RDMABLK_QUEUE_COUNTER(sends);
 RDMABLK_QUEUE_COUNTER(inline_posts);
 RDMABLK_QUEUE_COUNTER(held);
 RDMABLK_QUEUE_COUNTER(pushed);
+RDMABLK_QUEUE_COUNTER(read_sends);
 
 static struct attribute *rdmablk_disk_attrs[] = {
 	&dev_attr_export.attr,
@@ -461,6 +464,7 @@ static struct attribute *rdmablk_disk_attrs[] = {
 	&dev_attr_queue_inline_posts.attr,
 	&dev_attr_queue_held.attr,
 	&dev_attr_queue_pushed.attr,
+	&dev_attr_queue_read_sends.attr,
 	NULL,
 };
 

@@ -689,6 +689,8 @@ void rdmablk_ireq_reset(struct request *rq)
 	req->send_wr.num_sge = 1;
 	req->msg_slot = -1;
 	req->push_slot = -1;
+	req->send_data = false;
+	atomic_set(&req->data_due, 0);
 	refcount_set(&req->ref, 2);
 }
 
@@ -735,8 +737,17 @@ blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 
 	req->queue = queue;
 
-	if (blk_rq_nr_phys_segments(rq) &&
-	    (c.opcode == RDMABLK_OP_READ || c.opcode == RDMABLK_OP_WRITE)) {
+	/* A small READ may have its data sent: no mapping, no registration. */
+	req->send_data = c.opcode == RDMABLK_OP_READ &&
+			 (queue->params.flags & RDMABLK_CONN_READ_SEND) &&
+			 c.length <= RDMABLK_READ_SEND_MAX;
+	/* Published by the release of @arm below, as @gen is. */
+	atomic_set(&req->data_due, req->send_data);
+	if (req->send_data) {
+		c.flags |= RDMABLK_CMD_SEND_DATA;
+	} else if (blk_rq_nr_phys_segments(rq) &&
+		   (c.opcode == RDMABLK_OP_READ ||
+		    c.opcode == RDMABLK_OP_WRITE)) {
 		ret = rdmablk_ireq_map_data(queue, rq, &c, more);
 		if (ret)
 			goto out_unmap;

@@ -649,11 +649,14 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 					  RDMABLK_CONN_AUTH |
 					  RDMABLK_CONN_CMD_BATCH |
 					  RDMABLK_CONN_RSP_BATCH |
-					  RDMABLK_CONN_WRITE_PUSH);
+					  RDMABLK_CONN_WRITE_PUSH |
+					  RDMABLK_CONN_READ_SEND);
 	/* iWARP has no immediate data. */
+	if (rdma_protocol_iwarp(cm_id->device, cm_id->port_num))
+		conn->params.flags &= ~(RDMABLK_CONN_READ_IMM |
+					RDMABLK_CONN_READ_SEND);
 	conn->read_imm_max = READ_ONCE(rdmablk_read_imm_max);
-	if (!conn->read_imm_max ||
-	    rdma_protocol_iwarp(cm_id->device, cm_id->port_num))
+	if (!conn->read_imm_max)
 		conn->params.flags &= ~RDMABLK_CONN_READ_IMM;
 	conn->rsp_size = RDMABLK_RSP_BUF_SIZE;
 	if (conn->params.flags & RDMABLK_CONN_DISCOVERY) {
@@ -661,7 +664,8 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 					RDMABLK_CONN_READ_IMM |
 					RDMABLK_CONN_CMD_BATCH |
 					RDMABLK_CONN_RSP_BATCH |
-					RDMABLK_CONN_WRITE_PUSH);
+					RDMABLK_CONN_WRITE_PUSH |
+					RDMABLK_CONN_READ_SEND);
 		depth = min_t(u16, depth, RDMABLK_DISC_QUEUE_DEPTH);
 		conn->rsp_size = RDMABLK_DISC_RSP_SIZE;
 	}

@@ -122,6 +122,9 @@ struct rdmablk_trecv {
  *	SEND completes
  * @rw: RDMA READ/WRITE context, valid when @sgl is set and @rw_ready
  * @rw_ready: @rw was initialised and not destroyed yet: @sgl is mapped
+ * @send_mapped: @sgl is mapped for a READ's data sent by SEND_WITH_IMM
+ *	(RDMABLK_CMD_SEND_DATA), through @data_sge, not @rw
+ * @data_sge: the one page of such a READ's data
  * @keyed: the command's rkey was used, so the response may invalidate it
  * @sgl: data pages, from @conn->tpages: stale until overwritten
  * @nents: entries in @sgl
@@ -145,6 +148,8 @@ struct rdmablk_treq {
 	struct list_head batch;
 	struct rdma_rw_ctx rw;
 	bool rw_ready;
+	bool send_mapped;
+	struct ib_sge data_sge;
 	bool keyed;
 	struct scatterlist *sgl;
 	unsigned int nents;

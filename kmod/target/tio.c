@@ -76,6 +76,7 @@ void rdmablk_treq_free(struct rdmablk_treq *req)
 	req->recv = NULL;
 	req->sgl = NULL;
 	req->rw_ready = false;
+	req->send_mapped = false;
 	req->keyed = false;
 
 	spin_lock_irqsave(&conn->lock, flags);
@@ -117,6 +118,10 @@ void rdmablk_treq_unmap(struct rdmablk_treq *req)
 	if (req->rw_ready)
 		rdma_rw_ctx_destroy(&req->rw, conn->qp, conn->port_num,
 				    req->sgl, req->nents, dir);
+	if (req->send_mapped) {
+		ib_dma_unmap_sg(conn->dev, req->sgl, req->nents, DMA_TO_DEVICE);
+		req->send_mapped = false;
+	}
 	rdmablk_tpages_free(&conn->tpages, req->sgl, req->nents);
 	if (req->pinned) {
 		rdmablk_tbudget_put(&conn->budget, req->pinned);
@@ -272,6 +277,32 @@ static int rdmablk_treq_map(struct rdmablk_treq *req,
 }
 
 /*
+ * Allocate the page of a READ whose data goes by SEND_WITH_IMM
+ * (RDMABLK_CMD_SEND_DATA, at most RDMABLK_READ_SEND_MAX bytes: one page,
+ * one SGE) and map it for the device.
+ */
+static int rdmablk_treq_map_send(struct rdmablk_treq *req)
+{
+	struct rdmablk_tconn *conn = req->conn;
+
+	BUILD_BUG_ON(RDMABLK_READ_SEND_MAX > PAGE_SIZE);
+	req->sgl = rdmablk_tpages_alloc(&conn->tpages, req->cmd.length,
+					&req->nents);
+	if (!req->sgl)
+		return -ENOMEM;
+	if (ib_dma_map_sg(conn->dev, req->sgl, req->nents, DMA_TO_DEVICE) != 1) {
+		rdmablk_tpages_free(&conn->tpages, req->sgl, req->nents);
+		req->sgl = NULL;
+		return -EIO;
+	}
+	req->data_sge.addr = sg_dma_address(req->sgl);
+	req->data_sge.length = req->cmd.length;
+	req->data_sge.lkey = conn->pd->local_dma_lkey;
+	req->send_mapped = true;
+	return 0;
+}
+
+/*
  * A READ or non-inline WRITE whose payload the budget let through: map
  * its pages, then read the device or RDMA READ the payload.
  */
@@ -282,7 +313,10 @@ static void rdmablk_treq_exec_payload(struct rdmablk_treq *req)
 	int ret;
 
 	if (req->cmd.opcode == RDMABLK_OP_READ) {
-		ret = rdmablk_treq_map(req, DMA_TO_DEVICE);
+		if (req->cmd.flags & RDMABLK_CMD_SEND_DATA)
+			ret = rdmablk_treq_map_send(req);
+		else
+			ret = rdmablk_treq_map(req, DMA_TO_DEVICE);
 		if (ret)
 			goto out_err;
 		rdmablk_treq_submit_sgl(req, req->sgl, req->nents, REQ_OP_READ);
@@ -471,6 +505,10 @@ io:
 	if (req->status == RDMABLK_S_OK &&
 	    (req->cmd.flags & RDMABLK_CMD_PUSHED) &&
 	    !rdmablk_tpush_claim(conn, req))
+		req->status = RDMABLK_S_INVALID;
+	/* Data by SEND only where the initiator sized its receives for it. */
+	if ((req->cmd.flags & RDMABLK_CMD_SEND_DATA) &&
+	    !(conn->params.flags & RDMABLK_CONN_READ_SEND))
 		req->status = RDMABLK_S_INVALID;
 	if (req->status != RDMABLK_S_OK) {
 		rdmablk_treq_respond(req);

@@ -4,7 +4,9 @@
  * rdmablk_rsp sent by SEND (SEND_WITH_INV of the command's rkey under
  * RDMABLK_CONN_REMOTE_INV), behind the RDMA WRITEs of a READ's data; a
  * successful small READ is answered by the immediate data of its last
- * RDMA WRITE instead (RDMABLK_CONN_READ_IMM).
+ * RDMA WRITE instead (RDMABLK_CONN_READ_IMM), or, when it asked for its
+ * data by SEND (RDMABLK_CMD_SEND_DATA), by one SEND_WITH_IMM carrying
+ * the data itself.
  *
  * Coalescing (RDMABLK_CONN_RSP_BATCH): the plain responses to I/O
  * commands that are ready together leave in one SEND, gathered from their
@@ -92,6 +94,22 @@ static struct ib_send_wr *rdmablk_treq_read_imm_wrs(struct rdmablk_treq *req)
 	last->ex.imm_data =
 		cpu_to_be32(rdmablk_read_imm_encode(req->cmd.tag, req->cmd.gen));
 	return first;
+}
+
+/*
+ * The SEND_WITH_IMM carrying a successful READ's data into a receive of
+ * the initiator's, the immediate naming the READ as READ_IMM's does
+ * (RDMABLK_CMD_SEND_DATA). Its completion, signalled, frees @req.
+ */
+static struct ib_send_wr *rdmablk_treq_read_send_wr(struct rdmablk_treq *req)
+{
+	req->rsp_wr.opcode = IB_WR_SEND_WITH_IMM;
+	req->rsp_wr.sg_list = &req->data_sge;
+	req->rsp_wr.num_sge = 1;
+	req->rsp_wr.ex.imm_data =
+		cpu_to_be32(rdmablk_read_imm_encode(req->cmd.tag, req->cmd.gen));
+	req->rsp_wr.next = NULL;
+	return &req->rsp_wr;
 }
 
 /*
@@ -298,10 +316,15 @@ void rdmablk_treq_respond(struct rdmablk_treq *req)
 	/* The bio reading it ended: the initiator may write it again. */
 	rdmablk_tpush_release(req);
 
-	read_ok = req->rw_ready && req->cmd.opcode == RDMABLK_OP_READ &&
+	read_ok = (req->rw_ready || req->send_mapped) &&
+		  req->cmd.opcode == RDMABLK_OP_READ &&
 		  req->status == RDMABLK_S_OK;
 	if (read_ok)
 		rdmablk_treq_sync_read(req);
+	if (read_ok && req->send_mapped) {
+		first = rdmablk_treq_read_send_wr(req);
+		goto post;
+	}
 	if (read_ok && (conn->params.flags & RDMABLK_CONN_READ_IMM) &&
 	    req->cmd.length <= conn->read_imm_max) {
 		first = rdmablk_treq_read_imm_wrs(req);
@@ -319,6 +342,8 @@ void rdmablk_treq_respond(struct rdmablk_treq *req)
 	ib_dma_sync_single_for_device(conn->dev, req->rsp_dma,
 				      req->rsp_sge.length, DMA_TO_DEVICE);
 
+	req->rsp_wr.sg_list = &req->rsp_sge;
+	req->rsp_wr.num_sge = 1;
 	/* The initiator's registration is invalidated by our response. */
 	keyed = req->keyed && (conn->params.flags & RDMABLK_CONN_REMOTE_INV);
 	if (keyed) {

@@ -79,6 +79,7 @@ public:
 	void send(std::span<const std::uint8_t> bytes) override;
 	void send_open_rsp(std::uint16_t tag, std::uint16_t gen) override;
 	void write_data(const Cmd &cmd, bool with_imm, std::uint32_t imm) override;
+	void send_data(const Cmd &cmd, std::uint32_t len, std::uint32_t imm) override;
 	void flood(const std::function<std::vector<std::uint8_t>(unsigned int)> &make,
 		   unsigned int burst, std::chrono::milliseconds span,
 		   std::chrono::microseconds gap) override;
@@ -315,6 +316,24 @@ void Connection::write_data(const Cmd &cmd, bool with_imm, std::uint32_t imm)
 	post(wr);
 }
 
+void Connection::send_data(const Cmd &cmd, std::uint32_t len, std::uint32_t imm)
+{
+	if (broken_)
+		return;
+	const std::uint64_t off = std::min(cmd.offset, kSize);
+	ibv_sge sge = {
+		.addr = data_.addr() + off,
+		.length = static_cast<std::uint32_t>(std::min<std::uint64_t>(len, kSize - off)),
+		.lkey = data_.lkey(),
+	};
+	ibv_send_wr wr = {};
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = IBV_WR_SEND_WITH_IMM;
+	wr.imm_data = htonl(imm);
+	post(wr);
+}
+
 std::optional<unsigned int> Connection::take(const ibv_wc &wc)
 {
 	const bool is_send = wc.wr_id & kSendWrId;
@@ -372,6 +391,10 @@ void Connection::honest(const Cmd &cmd)
 	case RDMABLK_OP_READ:
 		if (cmd.offset >= kSize || cmd.length > kSize - cmd.offset) {
 			answer(cmd, RDMABLK_S_RANGE);
+			return;
+		}
+		if ((cmd.flags & RDMABLK_CMD_SEND_DATA) && (rep_.flags & RDMABLK_CONN_READ_SEND)) {
+			send_data(cmd, cmd.length, imm_of(cmd.tag, cmd.gen));
 			return;
 		}
 		write_data(cmd, false, 0);

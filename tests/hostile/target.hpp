@@ -35,6 +35,12 @@ constexpr std::uint64_t kTrapOffset = 2ULL << 20;
 constexpr std::uint32_t kMaxIoSize = 128U << 10;
 constexpr std::uint32_t kInlineMax = 4096;
 
+/* Immediate data naming @tag and @gen (RDMABLK_IMM_*), host order. */
+constexpr std::uint32_t imm_of(std::uint16_t tag, std::uint16_t gen)
+{
+	return static_cast<std::uint32_t>(gen) << RDMABLK_IMM_GEN_SHIFT | tag;
+}
+
 /* Byte @offset of the export as honest reads return it: the little-endian
  * 64-bit offset of the 8-byte word holding it, xor a constant, so zeroes or
  * another offset's bytes are never right. */
@@ -69,6 +75,10 @@ public:
 	/* RDMA WRITE the honest data of READ @cmd to its buffer; the write
 	 * carries @imm (host order) as immediate data when @with_imm. */
 	virtual void write_data(const Cmd &cmd, bool with_imm = false, std::uint32_t imm = 0) = 0;
+	/* SEND_WITH_IMM the first @len bytes of READ @cmd's honest data, with
+	 * @imm (host order) as immediate data: the answer to a READ that asked
+	 * for its data by SEND (RDMABLK_CMD_SEND_DATA). */
+	virtual void send_data(const Cmd &cmd, std::uint32_t len, std::uint32_t imm) = 0;
 	/* SEND make(0), make(1), ...: the first @burst at once, then one every
 	 * @gap until @span passed or the connection broke. Commands that arrive
 	 * meanwhile are not answered. */

@@ -175,12 +175,6 @@ void opcode_unknown(Conn &c, const Cmd &cmd)
 	c.respond(0x7f, cmd.tag, RDMABLK_S_OK, cmd.gen);
 }
 
-/* Immediate data naming @tag and @gen (RDMABLK_IMM_*), host order. */
-std::uint32_t imm(std::uint16_t tag, std::uint16_t gen)
-{
-	return static_cast<std::uint32_t>(gen) << RDMABLK_IMM_GEN_SHIFT | tag;
-}
-
 void imm_other_tag(Conn &c, const Cmd &cmd)
 {
 	if (cmd.opcode != RDMABLK_OP_READ || !(c.rep().flags & RDMABLK_CONN_READ_IMM)) {
@@ -189,7 +183,7 @@ void imm_other_tag(Conn &c, const Cmd &cmd)
 	}
 	const std::uint16_t tag = other_tag(c, cmd.tag);
 	c.misbehaved("immediate data naming tag " + std::to_string(tag));
-	c.write_data(cmd, true, imm(tag, cmd.gen));
+	c.write_data(cmd, true, imm_of(tag, cmd.gen));
 }
 
 void imm_other_gen(Conn &c, const Cmd &cmd)
@@ -201,7 +195,70 @@ void imm_other_gen(Conn &c, const Cmd &cmd)
 	const auto gen = static_cast<std::uint16_t>(cmd.gen + 1U);
 	c.misbehaved("immediate data naming generation " + std::to_string(gen) + " of tag " +
 		     std::to_string(cmd.tag) + ", sent as " + std::to_string(cmd.gen));
-	c.write_data(cmd, true, imm(cmd.tag, gen));
+	c.write_data(cmd, true, imm_of(cmd.tag, gen));
+}
+
+/* --- a READ's data by SEND (RDMABLK_CONN_READ_SEND) --------------------- */
+
+/* The connect reply agrees on READs by SEND. */
+void read_send(ConnRep &rep)
+{
+	rep.flags |= RDMABLK_CONN_READ_SEND;
+}
+
+/* Is @cmd a READ that asked for its data by SEND? Else it is answered honestly. */
+bool asks_data(Conn &c, const Cmd &cmd)
+{
+	if (cmd.opcode == RDMABLK_OP_READ && (cmd.flags & RDMABLK_CMD_SEND_DATA))
+		return true;
+	c.honest(cmd);
+	return false;
+}
+
+void send_data_short(Conn &c, const Cmd &cmd)
+{
+	if (!asks_data(c, cmd))
+		return;
+	c.misbehaved("a READ's data by SEND, 512 bytes short");
+	c.send_data(cmd, cmd.length - 512, imm_of(cmd.tag, cmd.gen));
+}
+
+void send_data_twice(Conn &c, const Cmd &cmd)
+{
+	if (!asks_data(c, cmd))
+		return;
+	c.honest(cmd);
+	c.misbehaved("a READ's data by SEND twice");
+	c.send_data(cmd, cmd.length, imm_of(cmd.tag, cmd.gen));
+}
+
+void send_data_ok_only(Conn &c, const Cmd &cmd)
+{
+	if (!asks_data(c, cmd))
+		return;
+	c.misbehaved("an OK response to a READ that asked for its data, no data");
+	c.answer(cmd, RDMABLK_S_OK);
+}
+
+void send_data_other_gen(Conn &c, const Cmd &cmd)
+{
+	if (!asks_data(c, cmd))
+		return;
+	const auto gen = static_cast<std::uint16_t>(cmd.gen + 1U);
+	c.misbehaved("a READ's data by SEND naming generation " + std::to_string(gen) +
+		     ", sent as " + std::to_string(cmd.gen));
+	c.send_data(cmd, cmd.length, imm_of(cmd.tag, gen));
+}
+
+/* Not agreed, so the READ is keyed: its data by SEND all the same. */
+void send_data_not_agreed(Conn &c, const Cmd &cmd)
+{
+	if (cmd.opcode != RDMABLK_OP_READ) {
+		c.honest(cmd);
+		return;
+	}
+	c.misbehaved("a keyed READ's data by SEND, READ by SEND not agreed");
+	c.send_data(cmd, cmd.length, imm_of(cmd.tag, cmd.gen));
 }
 
 void silence(Conn &c, const Cmd &cmd)
@@ -448,6 +505,19 @@ constexpr std::array kScenarios = {
 	Scenario{"imm-other-gen",
 		 "READ_IMM: immediate data naming the READ's tag with another generation",
 		 Expect::Error, true, read_imm, nullptr, imm_other_gen},
+	Scenario{"send-data-honest", "READ by SEND agreed, every READ answered honestly",
+		 Expect::Data, false, read_send, nullptr, nullptr},
+	Scenario{"send-data-short", "READ by SEND: the data 512 bytes short of the READ",
+		 Expect::Error, true, read_send, nullptr, send_data_short},
+	Scenario{"send-data-twice", "READ by SEND: the data sent twice",
+		 Expect::ErrorOrData, true, read_send, nullptr, send_data_twice},
+	Scenario{"send-data-ok-only", "READ by SEND: an OK response, the data never sent",
+		 Expect::Error, true, read_send, nullptr, send_data_ok_only},
+	Scenario{"send-data-other-gen",
+		 "READ by SEND: the data naming the READ's tag with another generation",
+		 Expect::Error, true, read_send, nullptr, send_data_other_gen},
+	Scenario{"send-data-not-agreed", "READ by SEND not agreed: a keyed READ's data by SEND",
+		 Expect::Error, true, nullptr, nullptr, send_data_not_agreed},
 	Scenario{"opcode-other", "READ answered as a WRITE", Expect::Error, true, nullptr,
 		 nullptr, opcode_other},
 	Scenario{"opcode-unknown", "I/O answered with opcode 0x7f", Expect::Error, true, nullptr,

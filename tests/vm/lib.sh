@@ -642,6 +642,26 @@ wait_state() {
 		fail "$dev did not become $want within ${t}s: $(nl dev-show "$dev" | tr '\n' ' ')"
 }
 
+# count_above FILE N: the first number in FILE is above N (read by the
+# shell, without starting a process, so that a tight wait_for loop costs
+# the guest little).
+count_above() {
+	local n
+	read -r n _ <"$1" || return 1
+	[ "$n" -gt "$2" ]
+}
+
+# reconnect DEV: force a reconnect of attached DEV and wait until it is
+# live again.
+reconnect() {
+	local sys=/sys/block/${1#/dev/}/rdmablk r
+	read -r r <"$sys/reconnects"
+	nl reconnect "$(dev_index "$1")"
+	wait_for -t 60 -i 0.2 count_above "$sys/reconnects" "$r" ||
+		fail "the reconnect did not happen within 60 s: $(nl dev-show "$1" | tr '\n' ' ')"
+	wait_state "$1" live 60
+}
+
 # start_udevd: run udevd with the shipped rules, which make the stable names
 # /dev/rdmablk/<export> and /dev/disk/by-id/rdmablk-<export>-<uuid> (the
 # guest runs no udev otherwise).

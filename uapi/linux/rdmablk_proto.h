@@ -37,6 +37,10 @@
  *     When RDMABLK_CONN_WRITE_PUSH was agreed, a small WRITE's payload may
  *     come ahead of its command, by RDMA WRITE into a push slot of the
  *     target's (RDMABLK_CMD_PUSHED).
+ *     When RDMABLK_CONN_READ_SEND was agreed, a small READ may ask for its
+ *     data by SEND (RDMABLK_CMD_SEND_DATA): no registration, no key; a
+ *     successful one is answered by a SEND_WITH_IMM whose payload is the
+ *     data, into one of the initiator's receives.
  *  4. While connected, the initiator sends RDMABLK_OP_KEEPALIVE on every
  *     queue (each connection is reaped on its own, so each needs its own
  *     proof of life) every keepalive_ms / 2 unless a response arrived on
@@ -87,6 +91,7 @@
 #define RDMABLK_CONN_CMD_BATCH		(1U << 4)	/* several commands a SEND */
 #define RDMABLK_CONN_RSP_BATCH		(1U << 5)	/* several responses a SEND */
 #define RDMABLK_CONN_WRITE_PUSH		(1U << 6)	/* small WRITEs pushed */
+#define RDMABLK_CONN_READ_SEND		(1U << 7)	/* small READs by SEND */
 
 /*
  * Write push (RDMABLK_CONN_WRITE_PUSH agreed): the OPEN response names an
@@ -110,10 +115,23 @@
 #define RDMABLK_PUSH_INLINE_MAX		1024U
 
 /*
+ * Read by SEND (RDMABLK_CONN_READ_SEND agreed): the initiator posts
+ * receives of at least RDMABLK_READ_SEND_MAX bytes. A READ of at most that
+ * many bytes may carry RDMABLK_CMD_SEND_DATA, with @addr and @rkey zero;
+ * the target then answers it, when it succeeds, with one SEND_WITH_IMM
+ * whose payload is exactly the data and whose immediate names the command
+ * (RDMABLK_IMM_*), and when it fails with a response saying why. The
+ * initiator copies the data out of its receive: the price of a copy of at
+ * most one page for no memory registration and no invalidation at all.
+ */
+#define RDMABLK_READ_SEND_MAX		4096U
+
+/*
  * Immediate data of the RDMA WRITE_WITH_IMM that completes a READ under
- * RDMABLK_CONN_READ_IMM, a 32-bit number carried in network byte order
- * like every immediate: the command's tag in the low 16 bits, its
- * generation in the high 16 bits.
+ * RDMABLK_CONN_READ_IMM, and of the SEND_WITH_IMM that carries a READ's
+ * data under RDMABLK_CONN_READ_SEND: a 32-bit number carried in network
+ * byte order like every immediate: the command's tag in the low 16 bits,
+ * its generation in the high 16 bits.
  */
 #define RDMABLK_IMM_TAG_MASK		0x0000ffffU
 #define RDMABLK_IMM_GEN_SHIFT		16
@@ -203,8 +221,10 @@ enum rdmablk_opcode {
 #define RDMABLK_CMD_INLINE	(1U << 1)	/* payload follows the command */
 #define RDMABLK_CMD_NOUNMAP	(1U << 2)	/* WRITE_ZEROES: keep allocated */
 #define RDMABLK_CMD_PUSHED	(1U << 4)	/* WRITE: payload in push slot @addr */
+#define RDMABLK_CMD_SEND_DATA	(1U << 5)	/* READ: data by SEND_WITH_IMM */
 #define RDMABLK_CMD_FLAGS_ALL	(RDMABLK_CMD_FUA | RDMABLK_CMD_INLINE | \
-				 RDMABLK_CMD_NOUNMAP | RDMABLK_CMD_PUSHED)
+				 RDMABLK_CMD_NOUNMAP | RDMABLK_CMD_PUSHED | \
+				 RDMABLK_CMD_SEND_DATA)
 /*
  * One of the commands of a batched SEND (RDMABLK_CONN_CMD_BATCH agreed): a
  * SEND whose first command carries this flag holds 2 to
@@ -226,8 +246,10 @@ enum rdmablk_opcode {
  * @length: bytes to transfer (READ, WRITE), or to discard / zero
  * @offset: byte offset into the export; a multiple of its logical block size
  * @addr: initiator buffer for READ and non-inline WRITE; with
- *	RDMABLK_CMD_PUSHED the index of the push slot holding the payload
- * @rkey: remote key of @addr; zero with RDMABLK_CMD_PUSHED
+ *	RDMABLK_CMD_PUSHED the index of the push slot holding the payload;
+ *	zero with RDMABLK_CMD_SEND_DATA
+ * @rkey: remote key of @addr; zero with RDMABLK_CMD_PUSHED and
+ *	RDMABLK_CMD_SEND_DATA
  * @gen: generation: the initiator's number for this sending of the command,
  *	echoed in the answer
  * @reserved0: zero
