@@ -413,12 +413,18 @@ void rdmablk_ireq_posted(struct rdmablk_iqueue *queue, struct request *rq)
 }
 
 /*
- * Is @req a READ that asked for its data by SEND? Read as
- * rdmablk_ireq_take() reads @gen: after @arm, with acquire.
+ * Is @req a READ that asked for its data by SEND, and not answered yet
+ * (POSTING or ARMED: an EARLY one was, and its poster may be ending it)?
+ * Read as rdmablk_ireq_take() reads @gen: after @arm, with acquire. Only
+ * the poster moves @arm meanwhile (POSTING to ARMED), as answers of a
+ * queue are taken one at a time: such a request stays the answer's until
+ * rdmablk_ireq_take().
  */
-static bool rdmablk_ireq_sends_data(struct rdmablk_ireq *req)
+static bool rdmablk_ireq_awaits_data(struct rdmablk_ireq *req)
 {
-	return atomic_read_acquire(&req->arm) != RDMABLK_ARM_IDLE &&
+	int arm = atomic_read_acquire(&req->arm);
+
+	return (arm == RDMABLK_ARM_POSTING || arm == RDMABLK_ARM_ARMED) &&
 	       READ_ONCE(req->send_data);
 }
 
@@ -433,16 +439,23 @@ static bool rdmablk_iqueue_response(struct rdmablk_iqueue *queue,
 	struct request *rq = rdmablk_iqueue_find(queue, le16_to_cpu(rsp->tag),
 						 rsp->opcode);
 	u16 status = rdmablk_wire_status(le16_to_cpu(rsp->status));
+	struct rdmablk_ireq *req;
 
 	if (!rq) {
 		rdmablk_iqueue_lost(queue, "response for no outstanding command");
 		return false;
 	}
-	/* A READ that asked for its data succeeds only with the data. */
-	if (status == RDMABLK_S_OK &&
-	    rdmablk_ireq_sends_data(blk_mq_rq_to_pdu(rq))) {
-		rdmablk_iqueue_lost(queue, "a read's success without its data");
-		return false;
+	/*
+	 * A READ that asked for its data succeeds only with the data; its
+	 * failure claims the data, so that none may follow it.
+	 */
+	req = blk_mq_rq_to_pdu(rq);
+	if (rdmablk_ireq_awaits_data(req)) {
+		if (status == RDMABLK_S_OK) {
+			rdmablk_iqueue_lost(queue, "a read's success without its data");
+			return false;
+		}
+		atomic_set(&req->data_due, 0);
 	}
 	/* An unknown status fails the I/O, whatever its value. */
 	return rdmablk_iqueue_answer(queue, rq, le16_to_cpu(rsp->gen), status,
@@ -507,7 +520,7 @@ static bool rdmablk_iqueue_read_send(struct rdmablk_iqueue *queue,
 	rdmablk_read_imm_decode(be32_to_cpu(wc->ex.imm_data), &tag, &gen);
 	rq = rdmablk_iqueue_find(queue, tag, RDMABLK_OP_READ);
 	req = rq ? blk_mq_rq_to_pdu(rq) : NULL;
-	if (!req || !rdmablk_ireq_sends_data(req) ||
+	if (!req || !rdmablk_ireq_awaits_data(req) ||
 	    READ_ONCE(req->gen) != gen) {
 		rdmablk_iqueue_lost(queue, "read data for no read that asked for it");
 		return false;
@@ -583,7 +596,9 @@ static void rdmablk_iqueue_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 			return;
 		goto repost;
 	}
-	ib_dma_sync_single_for_cpu(queue->dev, recv->sge.addr, recv->sge.length,
+	/* The device bounds byte_len by the receive: 4 KiB under READ_SEND. */
+	ib_dma_sync_single_for_cpu(queue->dev, recv->sge.addr,
+				   min(wc->byte_len, recv->sge.length),
 				   DMA_FROM_DEVICE);
 	if (unlikely(wc->byte_len < sizeof(*rsp))) {
 		rdmablk_iqueue_lost(queue, "short response");

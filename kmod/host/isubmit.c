@@ -711,6 +711,7 @@ blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 	struct rdmablk_ireq *req = blk_mq_rq_to_pdu(rq);
 	struct rdmablk_cmd_info c = {};
 	struct rdmablk_ireq *unposted, *head;
+	bool send_data;
 	int ret;
 
 	c.opcode = rdmablk_rq_opcode(rq);
@@ -738,12 +739,13 @@ blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 	req->queue = queue;
 
 	/* A small READ may have its data sent: no mapping, no registration. */
-	req->send_data = c.opcode == RDMABLK_OP_READ &&
-			 (queue->params.flags & RDMABLK_CONN_READ_SEND) &&
-			 c.length <= RDMABLK_READ_SEND_MAX;
+	send_data = c.opcode == RDMABLK_OP_READ &&
+		    (queue->params.flags & RDMABLK_CONN_READ_SEND) &&
+		    c.length <= RDMABLK_READ_SEND_MAX;
 	/* Published by the release of @arm below, as @gen is. */
-	atomic_set(&req->data_due, req->send_data);
-	if (req->send_data) {
+	WRITE_ONCE(req->send_data, send_data);
+	atomic_set(&req->data_due, send_data);
+	if (send_data) {
 		c.flags |= RDMABLK_CMD_SEND_DATA;
 	} else if (blk_rq_nr_phys_segments(rq) &&
 		   (c.opcode == RDMABLK_OP_READ ||

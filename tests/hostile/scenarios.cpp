@@ -232,6 +232,11 @@ std::string expect_drop(Session &s, const Config &cfg, const std::string &what, 
 				throw Failure{expected, "response OK: the target executed it"};
 			seen.add("response " + status_name(r->response->status));
 			break;
+		case Reaction::Kind::Data:
+			if (!ok_allowed)
+				throw Failure{expected, r->describe() + ": the target executed it"};
+			seen.add(r->describe());
+			break;
 		case Reaction::Kind::BadResponse:
 		case Reaction::Kind::CompletionError:
 			seen.add(r->detail);
@@ -1271,6 +1276,72 @@ std::string push_slots_refused(const Config &cfg)
 }
 
 /*
+ * A READ by SEND (RDMABLK_CONN_READ_SEND) has no key: its data comes in a
+ * SEND_WITH_IMM naming it, exactly its bytes, into a receive. The flag on
+ * anything else (a keyed READ, one with an address, over a page, a WRITE,
+ * a FLUSH) or on a connection that did not agree to it is refused: the
+ * target must never send more than the receive the initiator sized for it.
+ */
+std::string read_send_shape(const Config &cfg)
+{
+	auto s = connect_offering(cfg, RDMABLK_CONN_READ_SEND, "RDMABLK_CONN_READ_SEND");
+	const ExportInfo info = open_export(*s, cfg, cfg.export_name);
+	const std::uint64_t offset = info.size - kBlock;
+
+	/* The bytes a keyed READ places: what the data must be. */
+	expect_status(*s, cfg, io_cmd(*s, RDMABLK_OP_READ, offset, kBlock), {}, RDMABLK_S_OK,
+		      "a keyed READ of the last block");
+	const auto first = s->data().bytes().first(kBlock);
+	const std::vector<std::uint8_t> want(first.begin(), first.end());
+	s->fill_data();
+
+	auto by_send = [](Session &on, std::uint8_t opcode, std::uint64_t off, std::uint32_t length) {
+		Cmd cmd = io_cmd(on, opcode, off, length, RDMABLK_CMD_SEND_DATA);
+		cmd.addr = 0;
+		cmd.rkey = 0;
+		cmd.gen = 0x5a5a;
+		return cmd;
+	};
+	const Cmd read = by_send(*s, RDMABLK_OP_READ, offset, kBlock);
+	const std::string what = "the data of a READ by SEND of the last block";
+	s->send(read);
+	const Reaction r = await(*s, cfg, what);
+	const std::uint32_t imm = std::uint32_t{read.gen} << RDMABLK_IMM_GEN_SHIFT | read.tag;
+	if (r.kind != Reaction::Kind::Data || r.imm != imm || r.data != want)
+		throw Failure{what + ", " + std::to_string(kBlock) + " bytes, immediate " +
+				      std::to_string(imm),
+			      r.kind == Reaction::Kind::Data && r.imm == imm &&
+					      r.data.size() == want.size()
+				      ? "other bytes than the keyed READ's"
+				      : r.describe()};
+	if (!s->data_untouched())
+		throw Failure{what + " by SEND alone", "the target wrote into the data region"};
+
+	Cmd keyed = by_send(*s, RDMABLK_OP_READ, 0, kBlock);
+	keyed.rkey = s->data().rkey();
+	expect_status(*s, cfg, keyed, {}, RDMABLK_S_INVALID, "a READ by SEND with an rkey");
+	Cmd addressed = by_send(*s, RDMABLK_OP_READ, 0, kBlock);
+	addressed.addr = s->data().addr();
+	expect_status(*s, cfg, addressed, {}, RDMABLK_S_INVALID, "a READ by SEND with an address");
+	expect_status(*s, cfg, by_send(*s, RDMABLK_OP_READ, 0, 2 * kBlock), {}, RDMABLK_S_INVALID,
+		      "a READ by SEND of two pages");
+	expect_status(*s, cfg, by_send(*s, RDMABLK_OP_WRITE, 0, kBlock), {}, RDMABLK_S_INVALID,
+		      "a WRITE by SEND");
+	expect_status(*s, cfg, by_send(*s, RDMABLK_OP_FLUSH, 0, 0), {}, RDMABLK_S_INVALID,
+		      "a FLUSH by SEND");
+	expect_read_ok(*s, cfg);
+
+	auto plain = connect(cfg);
+	open_export(*plain, cfg, cfg.export_name);
+	expect_status(*plain, cfg, by_send(*plain, RDMABLK_OP_READ, 0, kBlock), {},
+		      RDMABLK_S_INVALID, "a READ by SEND on a connection that did not agree to it");
+	expect_read_ok(*plain, cfg);
+	return "the data of a 4 KiB READ by SEND, as a keyed READ placed it; INVALID for an "
+	       "rkey, an address, two pages, a WRITE, a FLUSH, and without the flag agreed; "
+	       "READs OK after";
+}
+
+/*
  * The push area is the one region of the target's the initiator may write
  * into. An RDMA WRITE with immediate data there consumes one of the
  * target's receives without filling it: the receive's buffers still hold
@@ -1933,6 +2004,9 @@ constexpr std::array kScenarios = {
 	Scenario{"push-slots-refused",
 		 "pushed WRITEs naming no slot of the connection, or breaking a pushed command's shape: INVALID",
 		 push_slots_refused},
+	Scenario{"read-send-shape",
+		 "READs by SEND: the data in a SEND_WITH_IMM; the flag on any other command, or not agreed: INVALID",
+		 read_send_shape},
 	Scenario{"push-write-imm",
 		 "an RDMA WRITE with immediate data into the push area, taking a receive it did not fill: disconnect",
 		 push_write_imm},

@@ -232,6 +232,16 @@ void send_data_twice(Conn &c, const Cmd &cmd)
 	c.send_data(cmd, cmd.length, imm_of(cmd.tag, cmd.gen));
 }
 
+/* A failure, then the data: the READ may be ending with its error meanwhile. */
+void send_data_after_error(Conn &c, const Cmd &cmd)
+{
+	if (!asks_data(c, cmd))
+		return;
+	c.answer(cmd, RDMABLK_S_IO_ERROR);
+	c.misbehaved("a READ's data by SEND after its failure");
+	c.send_data(cmd, cmd.length, imm_of(cmd.tag, cmd.gen));
+}
+
 void send_data_ok_only(Conn &c, const Cmd &cmd)
 {
 	if (!asks_data(c, cmd))
@@ -511,6 +521,8 @@ constexpr std::array kScenarios = {
 		 Expect::Error, true, read_send, nullptr, send_data_short},
 	Scenario{"send-data-twice", "READ by SEND: the data sent twice",
 		 Expect::ErrorOrData, true, read_send, nullptr, send_data_twice},
+	Scenario{"send-data-after-error", "READ by SEND: an IO_ERROR response, then the data",
+		 Expect::Error, true, read_send, nullptr, send_data_after_error},
 	Scenario{"send-data-ok-only", "READ by SEND: an OK response, the data never sent",
 		 Expect::Error, true, read_send, nullptr, send_data_ok_only},
 	Scenario{"send-data-other-gen",

@@ -16,7 +16,8 @@ namespace {
 
 /* wr_id of a SEND; receives use their slot number. */
 constexpr std::uint64_t kSendWrId = 1ULL << 63;
-constexpr std::size_t kRecvSlotSize = 256;
+/* A response, or the data of a READ by SEND (RDMABLK_READ_SEND_MAX). */
+constexpr std::size_t kRecvSlotSize = RDMABLK_READ_SEND_MAX;
 constexpr unsigned int kSendSlots = 64;
 
 /* Milliseconds to @deadline, rounded up; 0 once it passed. */
@@ -163,6 +164,9 @@ std::string Reaction::describe() const
 		       opcode_name(response->opcode) + ", tag " + std::to_string(response->tag) +
 		       ", gen " + std::to_string(response->gen) + ", " +
 		       std::to_string(response->len) + " bytes)";
+	case Kind::Data:
+		return "data by SEND, " + std::to_string(data.size()) + " bytes, immediate " +
+		       std::to_string(imm);
 	case Kind::BadResponse:
 	case Kind::CompletionError:
 	case Kind::Disconnected:
@@ -349,6 +353,8 @@ void Session::poll_cq()
 				reactions_.push_back({
 					.kind = Reaction::Kind::CompletionError,
 					.response = std::nullopt,
+					.imm = 0,
+					.data = {},
 					.detail = std::string(is_send ? "send" : "receive") +
 						  " completion: " + ibv_wc_status_str(wc.status),
 				});
@@ -360,14 +366,24 @@ void Session::poll_cq()
 			const auto slot = static_cast<unsigned int>(wc.wr_id);
 			const auto buf = recv_region_.bytes().subspan(slot * kRecvSlotSize,
 								      std::min<std::size_t>(wc.byte_len, kRecvSlotSize));
-			if (auto rsp = decode_response(buf))
+			if (wc.wc_flags & IBV_WC_WITH_IMM)
+				reactions_.push_back({.kind = Reaction::Kind::Data,
+						      .response = std::nullopt,
+						      .imm = ntohl(wc.imm_data),
+						      .data = {buf.begin(), buf.end()},
+						      .detail = {}});
+			else if (auto rsp = decode_response(buf))
 				reactions_.push_back({.kind = Reaction::Kind::Response,
 						      .response = rsp,
+						      .imm = 0,
+						      .data = {},
 						      .detail = {}});
 			else
 				reactions_.push_back({
 					.kind = Reaction::Kind::BadResponse,
 					.response = std::nullopt,
+					.imm = 0,
+					.data = {},
 					.detail = "a " + std::to_string(wc.byte_len) +
 						  "-byte SEND, too short for a response",
 				});
@@ -388,6 +404,8 @@ void Session::poll_cm()
 		reactions_.push_back({
 			.kind = Reaction::Kind::Disconnected,
 			.response = std::nullopt,
+			.imm = 0,
+			.data = {},
 			.detail = hostile::describe(*ev),
 		});
 	}

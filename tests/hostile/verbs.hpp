@@ -95,12 +95,16 @@ struct ConnectOutcome {
 struct Reaction {
 	enum class Kind {
 		Response,	 /* a response arrived */
+		Data,		 /* a SEND_WITH_IMM: a READ's data (RDMABLK_CMD_SEND_DATA) */
 		BadResponse,	 /* a SEND too short to be a response */
 		CompletionError, /* a work request failed (flushed, remote error) */
 		Disconnected,	 /* rdma_cm says the connection is gone */
 	};
 	Kind kind;
 	std::optional<Response> response;
+	/* Data: its immediate (host order) and bytes. */
+	std::uint32_t imm = 0;
+	std::vector<std::uint8_t> data;
 	std::string detail;
 
 	std::string describe() const;
