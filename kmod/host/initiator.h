@@ -332,11 +332,6 @@ static inline u16 rdmablk_iqueue_ka_tag(const struct rdmablk_iqueue *queue)
  * @credit: counted in its queue's &rdmablk_iqueue.used
  * @send_data: a READ that asked for its data by SEND
  *	(RDMABLK_CMD_SEND_DATA): nothing of it is mapped or registered
- * @data_due: 1 from such a READ's post until the answer carrying its data
- *	claims it (atomic_xchg()) to copy the data into the request's pages,
- *	or a response saying it failed does: a second answer (a hostile
- *	target's) cannot write into pages that the first one's may have
- *	handed back
  * @start_ns: when the request began, for its latency: blk-mq's time stamp
  *	(taken with iostats on or an I/O scheduler), else its first dispatch
  * @sge: command, then inline or pushed payload; or the buffer of a batch
@@ -384,7 +379,6 @@ struct rdmablk_ireq {
 	u8 retries;
 	bool credit;
 	bool send_data;
-	atomic_t data_due;
 	u64 start_ns;
 	struct ib_sge sge[1 + RDMABLK_INLINE_SGE];
 	struct ib_cqe send_cqe;

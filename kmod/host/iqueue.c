@@ -446,16 +446,13 @@ static bool rdmablk_iqueue_response(struct rdmablk_iqueue *queue,
 		return false;
 	}
 	/*
-	 * A READ that asked for its data succeeds only with the data; its
-	 * failure claims the data, so that none may follow it.
+	 * A READ that asked for its data succeeds only with the data; once
+	 * its failure is taken, it awaits none.
 	 */
 	req = blk_mq_rq_to_pdu(rq);
-	if (rdmablk_ireq_awaits_data(req)) {
-		if (status == RDMABLK_S_OK) {
-			rdmablk_iqueue_lost(queue, "a read's success without its data");
-			return false;
-		}
-		atomic_set(&req->data_due, 0);
+	if (status == RDMABLK_S_OK && rdmablk_ireq_awaits_data(req)) {
+		rdmablk_iqueue_lost(queue, "a read's success without its data");
+		return false;
 	}
 	/* An unknown status fails the I/O, whatever its value. */
 	return rdmablk_iqueue_answer(queue, rq, le16_to_cpu(rsp->gen), status,
@@ -497,9 +494,10 @@ static void rdmablk_iqueue_read_imm(struct rdmablk_iqueue *queue,
 /*
  * A SEND_WITH_IMM brought a READ's data into @recv (RDMABLK_CONN_READ_SEND):
  * that is the READ's successful answer. Only a READ that asked for it,
- * of exactly its length, and once: the data is copied into the request's
- * pages before the answer is taken, which may end the request, so a
- * second such answer must not get to copy (@data_due).
+ * of exactly its length, and not answered yet: the data is copied into
+ * the request's pages before the answer is taken, which may end the
+ * request; once taken (IDLE, or EARLY for its poster), no second answer,
+ * data or response, gets to copy.
  * Return: false when the connection was dropped for it.
  */
 static bool rdmablk_iqueue_read_send(struct rdmablk_iqueue *queue,
@@ -527,10 +525,6 @@ static bool rdmablk_iqueue_read_send(struct rdmablk_iqueue *queue,
 	}
 	if (wc->byte_len != blk_rq_bytes(rq)) {
 		rdmablk_iqueue_lost(queue, "read data not of the read's length");
-		return false;
-	}
-	if (!atomic_xchg(&req->data_due, 0)) {
-		rdmablk_iqueue_lost(queue, "read data sent twice");
 		return false;
 	}
 	ib_dma_sync_single_for_cpu(queue->dev, recv->sge.addr, wc->byte_len,

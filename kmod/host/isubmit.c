@@ -690,7 +690,6 @@ void rdmablk_ireq_reset(struct request *rq)
 	req->msg_slot = -1;
 	req->push_slot = -1;
 	req->send_data = false;
-	atomic_set(&req->data_due, 0);
 	refcount_set(&req->ref, 2);
 }
 
@@ -744,7 +743,6 @@ blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 		    c.length <= RDMABLK_READ_SEND_MAX;
 	/* Published by the release of @arm below, as @gen is. */
 	WRITE_ONCE(req->send_data, send_data);
-	atomic_set(&req->data_due, send_data);
 	if (send_data) {
 		c.flags |= RDMABLK_CMD_SEND_DATA;
 	} else if (blk_rq_nr_phys_segments(rq) &&

@@ -1306,7 +1306,7 @@ std::string read_send_shape(const Config &cfg)
 	const std::string what = "the data of a READ by SEND of the last block";
 	s->send(read);
 	const Reaction r = await(*s, cfg, what);
-	const std::uint32_t imm = std::uint32_t{read.gen} << RDMABLK_IMM_GEN_SHIFT | read.tag;
+	const std::uint32_t imm = imm_of(read.tag, read.gen);
 	if (r.kind != Reaction::Kind::Data || r.imm != imm || r.data != want)
 		throw Failure{what + ", " + std::to_string(kBlock) + " bytes, immediate " +
 				      std::to_string(imm),

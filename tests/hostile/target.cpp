@@ -102,6 +102,8 @@ private:
 	void post_recv(unsigned int slot);
 	void on_command(std::span<const std::uint8_t> msg);
 	bool post(ibv_send_wr &wr);
+	/* The first @len bytes of READ @cmd's honest data, within the export. */
+	ibv_sge honest_bytes(const Cmd &cmd, std::uint32_t len) const;
 	void log(const std::string &what) const
 	{
 		std::cout << "conn " << number_ << ": " << what << std::endl;
@@ -292,19 +294,22 @@ void Connection::send_open_rsp(std::uint16_t tag, std::uint16_t gen)
 	send(encode_open_rsp(tag, gen, RDMABLK_S_OK, info));
 }
 
+ibv_sge Connection::honest_bytes(const Cmd &cmd, std::uint32_t len) const
+{
+	/* Never beyond the pattern: a READ past the end gets what fits. */
+	const std::uint64_t off = std::min(cmd.offset, kSize);
+	return {
+		.addr = data_.addr() + off,
+		.length = static_cast<std::uint32_t>(std::min<std::uint64_t>(len, kSize - off)),
+		.lkey = data_.lkey(),
+	};
+}
+
 void Connection::write_data(const Cmd &cmd, bool with_imm, std::uint32_t imm)
 {
 	if (broken_)
 		return;
-	/* Never beyond the pattern: a READ past the end gets what fits. */
-	const std::uint64_t off = std::min(cmd.offset, kSize);
-	const std::uint32_t len =
-		static_cast<std::uint32_t>(std::min<std::uint64_t>(cmd.length, kSize - off));
-	ibv_sge sge = {
-		.addr = data_.addr() + off,
-		.length = len,
-		.lkey = data_.lkey(),
-	};
+	ibv_sge sge = honest_bytes(cmd, cmd.length);
 	ibv_send_wr wr = {};
 	wr.sg_list = &sge;
 	wr.num_sge = 1;
@@ -320,12 +325,7 @@ void Connection::send_data(const Cmd &cmd, std::uint32_t len, std::uint32_t imm)
 {
 	if (broken_)
 		return;
-	const std::uint64_t off = std::min(cmd.offset, kSize);
-	ibv_sge sge = {
-		.addr = data_.addr() + off,
-		.length = static_cast<std::uint32_t>(std::min<std::uint64_t>(len, kSize - off)),
-		.lkey = data_.lkey(),
-	};
+	ibv_sge sge = honest_bytes(cmd, len);
 	ibv_send_wr wr = {};
 	wr.sg_list = &sge;
 	wr.num_sge = 1;

@@ -35,12 +35,6 @@ constexpr std::uint64_t kTrapOffset = 2ULL << 20;
 constexpr std::uint32_t kMaxIoSize = 128U << 10;
 constexpr std::uint32_t kInlineMax = 4096;
 
-/* Immediate data naming @tag and @gen (RDMABLK_IMM_*), host order. */
-constexpr std::uint32_t imm_of(std::uint16_t tag, std::uint16_t gen)
-{
-	return static_cast<std::uint32_t>(gen) << RDMABLK_IMM_GEN_SHIFT | tag;
-}
-
 /* Byte @offset of the export as honest reads return it: the little-endian
  * 64-bit offset of the 8-byte word holding it, xor a constant, so zeroes or
  * another offset's bytes are never right. */

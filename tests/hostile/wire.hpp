@@ -54,6 +54,12 @@ struct Response {
 /* Decode a received response; nullopt when shorter than struct rdmablk_rsp. */
 std::optional<Response> decode_response(std::span<const std::uint8_t> buf);
 
+/* Immediate data naming @tag and @gen (RDMABLK_IMM_*), host order. */
+constexpr std::uint32_t imm_of(std::uint16_t tag, std::uint16_t gen)
+{
+	return static_cast<std::uint32_t>(gen) << RDMABLK_IMM_GEN_SHIFT | tag;
+}
+
 /*
  * @cmds back to back, as one batched SEND carries them; each is encoded as
  * it is, flags included: RDMABLK_CMD_BATCH is the caller's to set on each,
