@@ -252,54 +252,47 @@ void rdmablk_treq_rw_done(struct ib_cq *cq, struct ib_wc *wc)
 	rdmablk_treq_submit_write(req);
 }
 
-/* Allocate pages for the payload and set up the RDMA READ or WRITE. */
+/*
+ * Allocate pages for the payload and map them for the device: for an
+ * RDMA READ or WRITE of the initiator's buffer, or, for a READ whose data
+ * goes by SEND_WITH_IMM (RDMABLK_CMD_SEND_DATA, which proto.c admits for
+ * at most RDMABLK_READ_SEND_MAX bytes: one page, one SGE), as that SGE.
+ */
 static int rdmablk_treq_map(struct rdmablk_treq *req,
 			    enum dma_data_direction dir)
 {
 	struct rdmablk_tconn *conn = req->conn;
 	int ret;
 
+	BUILD_BUG_ON(RDMABLK_READ_SEND_MAX > PAGE_SIZE);
 	/* Stale pages: the device or the RDMA READ overwrites all of them. */
 	req->sgl = rdmablk_tpages_alloc(&conn->tpages, req->cmd.length,
 					&req->nents);
 	if (!req->sgl)
 		return -ENOMEM;
+	if (req->cmd.flags & RDMABLK_CMD_SEND_DATA) {
+		if (ib_dma_map_sg(conn->dev, req->sgl, req->nents, dir) != 1) {
+			ret = -EIO;
+			goto out_free;
+		}
+		req->data_sge.addr = sg_dma_address(req->sgl);
+		req->data_sge.length = req->cmd.length;
+		req->data_sge.lkey = conn->pd->local_dma_lkey;
+		req->send_mapped = true;
+		return 0;
+	}
 	ret = rdma_rw_ctx_init(&req->rw, conn->qp, conn->port_num, req->sgl,
 			       req->nents, 0, req->cmd.addr, req->cmd.rkey, dir);
-	if (ret < 0) {
-		rdmablk_tpages_free(&conn->tpages, req->sgl, req->nents);
-		req->sgl = NULL;
-		return ret;
-	}
+	if (ret < 0)
+		goto out_free;
 	req->rw_ready = true;
 	req->keyed = true;
 	return 0;
-}
 
-/*
- * Allocate the page of a READ whose data goes by SEND_WITH_IMM
- * (RDMABLK_CMD_SEND_DATA, at most RDMABLK_READ_SEND_MAX bytes: one page,
- * one SGE) and map it for the device.
- */
-static int rdmablk_treq_map_send(struct rdmablk_treq *req)
-{
-	struct rdmablk_tconn *conn = req->conn;
-
-	BUILD_BUG_ON(RDMABLK_READ_SEND_MAX > PAGE_SIZE);
-	req->sgl = rdmablk_tpages_alloc(&conn->tpages, req->cmd.length,
-					&req->nents);
-	if (!req->sgl)
-		return -ENOMEM;
-	if (ib_dma_map_sg(conn->dev, req->sgl, req->nents, DMA_TO_DEVICE) != 1) {
-		rdmablk_tpages_free(&conn->tpages, req->sgl, req->nents);
-		req->sgl = NULL;
-		return -EIO;
-	}
-	req->data_sge.addr = sg_dma_address(req->sgl);
-	req->data_sge.length = req->cmd.length;
-	req->data_sge.lkey = conn->pd->local_dma_lkey;
-	req->send_mapped = true;
-	return 0;
+out_free:
+	rdmablk_tpages_free(&conn->tpages, req->sgl, req->nents);
+	req->sgl = NULL;
+	return ret;
 }
 
 /*
@@ -313,10 +306,7 @@ static void rdmablk_treq_exec_payload(struct rdmablk_treq *req)
 	int ret;
 
 	if (req->cmd.opcode == RDMABLK_OP_READ) {
-		if (req->cmd.flags & RDMABLK_CMD_SEND_DATA)
-			ret = rdmablk_treq_map_send(req);
-		else
-			ret = rdmablk_treq_map(req, DMA_TO_DEVICE);
+		ret = rdmablk_treq_map(req, DMA_TO_DEVICE);
 		if (ret)
 			goto out_err;
 		rdmablk_treq_submit_sgl(req, req->sgl, req->nents, REQ_OP_READ);
@@ -509,6 +499,9 @@ io:
 	/* Data by SEND only where the initiator sized its receives for it. */
 	if ((req->cmd.flags & RDMABLK_CMD_SEND_DATA) &&
 	    !(conn->params.flags & RDMABLK_CONN_READ_SEND))
+		req->status = RDMABLK_S_INVALID;
+	if ((req->cmd.flags & RDMABLK_CMD_LONE) &&
+	    !(conn->params.flags & RDMABLK_CONN_LONE))
 		req->status = RDMABLK_S_INVALID;
 	if (req->status != RDMABLK_S_OK) {
 		rdmablk_treq_respond(req);
