@@ -220,6 +220,8 @@ static inline void rdmablk_host_req_wipe(struct rdmablk_host_req *req)
  * @pushed: writes whose payload went ahead by RDMA WRITE (write_push)
  * @held: commands that waited for earlier SENDs' completion (cmd_cork);
  *	sysfs only
+ * @read_sends: reads whose data came by SEND (read_send); sysfs only
+ * @lone: commands sent marked lone (lone_hint); sysfs only
  */
 struct rdmablk_queue_info {
 	u32 state;
@@ -236,6 +238,7 @@ struct rdmablk_queue_info {
 	u64 held;
 	u64 pushed;
 	u64 read_sends;
+	u64 lone;
 };
 
 #define RDMABLK_ERROR_LEN	96

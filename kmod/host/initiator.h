@@ -117,6 +117,7 @@ struct rdmablk_irecv {
  *	into a push slot of the target (write_push)
  * @read_sends: reads whose data came in a SEND, copied out of a receive
  *	(read_send)
+ * @lone: commands sent marked lone (RDMABLK_CMD_LONE, lone_hint)
  *
  * Lock-free: each counter is updated atomically on its own, so a reader
  * may see two of them from slightly different moments. Rates over an
@@ -136,6 +137,7 @@ struct rdmablk_iqueue_stats {
 	atomic64_t held;
 	atomic64_t pushed;
 	atomic64_t read_sends;
+	atomic64_t lone;
 };
 
 /**
@@ -234,6 +236,10 @@ struct rdmablk_iqueue_stats {
  *	rdmablk_queue_rq() holds them back (@used)
  * @used: requests in flight on it, counted while @credits is below the
  *	device's queue depth, by those with &rdmablk_ireq.credit
+ * @lone_streak: the queue's last commands in a row that went alone on
+ *	their path, counted up to RDMABLK_LONE_STREAK to mark commands lone;
+ *	updated without a lock: submitters racing may lose an update, which
+ *	only shifts when marking starts or stops
  * @stats: what the queue did since attach; kept across reconnects
  */
 struct rdmablk_iqueue {
@@ -290,6 +296,7 @@ struct rdmablk_iqueue {
 	unsigned long last_rx;
 	u16 credits;
 	atomic_t used;
+	unsigned int lone_streak;
 
 	struct rdmablk_iqueue_stats stats;
 };

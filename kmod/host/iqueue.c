@@ -63,6 +63,11 @@ module_param_named(read_send, rdmablk_read_send, bool, 0644);
 MODULE_PARM_DESC(read_send,
 		 "Offer to take the data of reads of up to 4 KiB in a SEND, copied out of a receive, instead of registering their pages, on new connections (default on)");
 
+static bool rdmablk_lone_hint = true;
+module_param_named(lone_hint, rdmablk_lone_hint, bool, 0644);
+MODULE_PARM_DESC(lone_hint,
+		 "Offer to mark the reads and writes sent alone, on a path whose commands go one at a time, for the target to answer at once, on new connections (default on)");
+
 static bool rdmablk_rsp_batch = true;
 module_param_named(rsp_batch, rdmablk_rsp_batch, bool, 0644);
 MODULE_PARM_DESC(rsp_batch,
@@ -642,6 +647,8 @@ static u32 rdmablk_iqueue_conn_flags(const struct rdmablk_iqueue *queue)
 	if (READ_ONCE(rdmablk_read_send) &&
 	    !rdma_protocol_iwarp(queue->dev, queue->cm_id->port_num))
 		flags |= RDMABLK_CONN_READ_SEND;
+	if (READ_ONCE(rdmablk_lone_hint))
+		flags |= RDMABLK_CONN_LONE;
 	return flags;
 }
 

@@ -66,6 +66,7 @@ void rdmablk_iqueue_stats_read(struct rdmablk_iqueue *queue,
 	qi->held = atomic64_read(&st->held);
 	qi->pushed = atomic64_read(&st->pushed);
 	qi->read_sends = atomic64_read(&st->read_sends);
+	qi->lone = atomic64_read(&st->lone);
 }
 
 /* Add @qi's counters to @sum; @sum is live when either is. */
@@ -87,6 +88,7 @@ static void rdmablk_queue_info_add(struct rdmablk_queue_info *sum,
 	sum->held += qi->held;
 	sum->pushed += qi->pushed;
 	sum->read_sends += qi->read_sends;
+	sum->lone += qi->lone;
 }
 
 /* When @dwork of a path in @state fires next, in ms from now; 0 if not. */
@@ -441,6 +443,7 @@ RDMABLK_QUEUE_COUNTER(inline_posts);
 RDMABLK_QUEUE_COUNTER(held);
 RDMABLK_QUEUE_COUNTER(pushed);
 RDMABLK_QUEUE_COUNTER(read_sends);
+RDMABLK_QUEUE_COUNTER(lone);
 
 static struct attribute *rdmablk_disk_attrs[] = {
 	&dev_attr_export.attr,
@@ -465,6 +468,7 @@ static struct attribute *rdmablk_disk_attrs[] = {
 	&dev_attr_queue_held.attr,
 	&dev_attr_queue_pushed.attr,
 	&dev_attr_queue_read_sends.attr,
+	&dev_attr_queue_lone.attr,
 	NULL,
 };
 

@@ -69,6 +69,9 @@ module_param_named(cmd_cork, rdmablk_cmd_cork, bool, 0644);
 MODULE_PARM_DESC(cmd_cork,
 		 "A command that comes while earlier ones are in SENDs not yet acknowledged waits for them and goes with the others that came meanwhile in one SEND (default on)");
 
+/* Commands alone in a row after which the next alone is marked lone. */
+#define RDMABLK_LONE_STREAK	16
+
 static bool rdmablk_idle_inline = true;
 module_param_named(idle_inline, rdmablk_idle_inline, bool, 0644);
 MODULE_PARM_DESC(idle_inline,
@@ -693,6 +696,35 @@ void rdmablk_ireq_reset(struct request *rq)
 	refcount_set(&req->ref, 2);
 }
 
+/*
+ * Is the command @c, about to go on @queue, lone (RDMABLK_CMD_LONE)? A
+ * READ or WRITE that goes by itself (no more of the blk-mq batch follow)
+ * with no other command of the path in flight, after RDMABLK_LONE_STREAK
+ * commands of the queue in a row that found the path so: its submitter
+ * waits for each command, so its answer goes alone too, and the target
+ * sends it at once. The streak keeps the hint from submitters that keep
+ * several commands in flight: those drain the path now and then (at
+ * depth 8, about every other command in VM test 069), and answers sent
+ * at once there would break up the target's batches as it refills.
+ */
+static bool rdmablk_iqueue_lone(struct rdmablk_iqueue *queue,
+				const struct rdmablk_cmd_info *c, bool more)
+{
+	unsigned int streak = READ_ONCE(queue->lone_streak);
+
+	if (more || atomic_read(&queue->path->inflight) > 1) {
+		if (streak)
+			WRITE_ONCE(queue->lone_streak, 0);
+		return false;
+	}
+	if (streak < RDMABLK_LONE_STREAK) {
+		WRITE_ONCE(queue->lone_streak, streak + 1);
+		return false;
+	}
+	return (queue->params.flags & RDMABLK_CONN_LONE) &&
+	       (c->opcode == RDMABLK_OP_READ || c->opcode == RDMABLK_OP_WRITE);
+}
+
 /**
  * rdmablk_iqueue_submit() - send a block request to the target
  * @queue: a live queue
@@ -736,6 +768,10 @@ blk_status_t rdmablk_iqueue_submit(struct rdmablk_iqueue *queue,
 		c.length = 0, c.offset = 0;
 
 	req->queue = queue;
+	if (rdmablk_iqueue_lone(queue, &c, more)) {
+		c.flags |= RDMABLK_CMD_LONE;
+		atomic64_inc(&queue->stats.lone);
+	}
 
 	/* A small READ may have its data sent: no mapping, no registration. */
 	send_data = c.opcode == RDMABLK_OP_READ &&

@@ -650,7 +650,8 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 					  RDMABLK_CONN_CMD_BATCH |
 					  RDMABLK_CONN_RSP_BATCH |
 					  RDMABLK_CONN_WRITE_PUSH |
-					  RDMABLK_CONN_READ_SEND);
+					  RDMABLK_CONN_READ_SEND |
+					  RDMABLK_CONN_LONE);
 	/* iWARP has no immediate data. */
 	if (rdma_protocol_iwarp(cm_id->device, cm_id->port_num))
 		conn->params.flags &= ~(RDMABLK_CONN_READ_IMM |
@@ -665,7 +666,8 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 					RDMABLK_CONN_CMD_BATCH |
 					RDMABLK_CONN_RSP_BATCH |
 					RDMABLK_CONN_WRITE_PUSH |
-					RDMABLK_CONN_READ_SEND);
+					RDMABLK_CONN_READ_SEND |
+					RDMABLK_CONN_LONE);
 		depth = min_t(u16, depth, RDMABLK_DISC_QUEUE_DEPTH);
 		conn->rsp_size = RDMABLK_DISC_RSP_SIZE;
 	}
@@ -923,7 +925,7 @@ static int rdmablk_tconns_show(struct seq_file *m, void *unused)
 		batches = conn->rsp_batches;
 		batched = conn->rsp_batched;
 		spin_unlock_irqrestore(&conn->lock, flags);
-		seq_printf(m, "%pISpc %s queue_depth=%u payload_max=%llu pinned=%llu peak=%llu waiting=%llu waited=%llu cached=%u send_wr=%u keepalive_ms=%u idle_ms=%u rsp_batch=%s rsp_batches=%llu rsp_batched=%llu\n",
+		seq_printf(m, "%pISpc %s queue_depth=%u payload_max=%llu pinned=%llu peak=%llu waiting=%llu waited=%llu cached=%u send_wr=%u keepalive_ms=%u idle_ms=%u rsp_batch=%s rsp_batches=%llu rsp_batched=%llu lone_answers=%lld\n",
 			   &conn->cm_id->route.addr.dst_addr,
 			   conn->params.flags & RDMABLK_CONN_DISCOVERY ?
 			   "discovery" : "io", conn->params.queue_depth,
@@ -932,7 +934,8 @@ static int rdmablk_tconns_show(struct seq_file *m, void *unused)
 			   conn->send_wr, conn->params.keepalive_ms,
 			   jiffies_to_msecs(jiffies - READ_ONCE(conn->last_rx)),
 			   conn->params.flags & RDMABLK_CONN_RSP_BATCH ?
-			   "on" : "off", batches, batched);
+			   "on" : "off", batches, batched,
+			   atomic64_read(&conn->lone_answers));
 	}
 	spin_unlock(&rdmablk_tconns_lock);
 	return 0;

@@ -246,6 +246,8 @@ struct rdmablk_tpush {
  * @release_work: teardown
  * @last_rx: jiffies of the last command received
  * @tx_inflight: response chains posted and not completed
+ * @lone_answers: answers to lone commands sent at once (trsp.c), for
+ *	statistics
  * @tx_progress: jiffies of the last post onto an idle send queue or of
  *	the last send completion
  * @ka_work: drops the connection when the initiator fell silent
@@ -306,6 +308,7 @@ struct rdmablk_tconn {
 	struct work_struct release_work;
 	unsigned long last_rx;
 	atomic_t tx_inflight;
+	atomic64_t lone_answers;
 	unsigned long tx_progress;
 	struct delayed_work ka_work;
 	struct delayed_work open_work;

@@ -165,6 +165,23 @@ void rdmablk_treq_post_failed(struct rdmablk_treq *req, bool posted,
 }
 
 /*
+ * Does the post answering @req run the softirq work it raises (soft-RoCE
+ * builds and sends the packets there; a hardware device raises none) in
+ * this thread, by ending a bottom-half section right after it, rather
+ * than in ksoftirqd once the thread is done? Only for a lone command
+ * (RDMABLK_CMD_LONE: the initiator waits for this answer and nothing else)
+ * with nothing else outstanding here, and only in task context: a softirq
+ * runs what it raises on its way out anyway. Doing it for every answer
+ * broke up the batches at depth 32 (performance.md, pass_bh).
+ */
+static bool rdmablk_treq_post_runs_inline(const struct rdmablk_treq *req)
+{
+	return (req->cmd.flags & RDMABLK_CMD_LONE) &&
+	       !READ_ONCE(req->conn->outstanding) && in_task() &&
+	       !irqs_disabled();
+}
+
+/*
  * Post @first, the WR chain answering @req (and those of @req->batch),
  * counted in @conn->tx_inflight. On failure the connection closes.
  */
@@ -173,11 +190,19 @@ static void rdmablk_treq_post(struct rdmablk_treq *req,
 {
 	struct rdmablk_tconn *conn = req->conn;
 	const struct ib_send_wr *bad = NULL;
+	bool bh;
 	int ret;
 
 	if (atomic_inc_return(&conn->tx_inflight) == 1)
 		WRITE_ONCE(conn->tx_progress, jiffies);
+	bh = rdmablk_treq_post_runs_inline(req);
+	if (bh)
+		local_bh_disable();
 	ret = ib_post_send(conn->qp, first, &bad);
+	if (bh) {
+		local_bh_enable();
+		atomic64_inc(&conn->lone_answers);
+	}
 	if (likely(!ret))
 		return;
 	if (bad == first)

@@ -1276,6 +1276,22 @@ std::string push_slots_refused(const Config &cfg)
 }
 
 /*
+ * The bytes a keyed READ of a block at @offset, with @flags, placed in the
+ * data region, which is then filled again.
+ */
+std::vector<std::uint8_t> keyed_read(Session &s, const Config &cfg, std::uint64_t offset,
+				     std::uint8_t flags = 0)
+{
+	expect_status(s, cfg, io_cmd(s, RDMABLK_OP_READ, offset, kBlock, flags), {}, RDMABLK_S_OK,
+		      flags ? "a keyed READ with flags " + std::to_string(flags) :
+			      "a keyed READ");
+	const auto first = s.data().bytes().first(kBlock);
+	std::vector<std::uint8_t> got(first.begin(), first.end());
+	s.fill_data();
+	return got;
+}
+
+/*
  * A READ by SEND (RDMABLK_CONN_READ_SEND) has no key: its data comes in a
  * SEND_WITH_IMM naming it, exactly its bytes, into a receive. The flag on
  * anything else (a keyed READ, one with an address, over a page, a WRITE,
@@ -1285,15 +1301,9 @@ std::string push_slots_refused(const Config &cfg)
 std::string read_send_shape(const Config &cfg)
 {
 	auto s = connect_offering(cfg, RDMABLK_CONN_READ_SEND, "RDMABLK_CONN_READ_SEND");
-	const ExportInfo info = open_export(*s, cfg, cfg.export_name);
-	const std::uint64_t offset = info.size - kBlock;
-
+	const std::uint64_t offset = open_export(*s, cfg, cfg.export_name).size - kBlock;
 	/* The bytes a keyed READ places: what the data must be. */
-	expect_status(*s, cfg, io_cmd(*s, RDMABLK_OP_READ, offset, kBlock), {}, RDMABLK_S_OK,
-		      "a keyed READ of the last block");
-	const auto first = s->data().bytes().first(kBlock);
-	const std::vector<std::uint8_t> want(first.begin(), first.end());
-	s->fill_data();
+	const std::vector<std::uint8_t> want = keyed_read(*s, cfg, offset);
 
 	auto by_send = [](Session &on, std::uint8_t opcode, std::uint64_t off, std::uint32_t length) {
 		Cmd cmd = io_cmd(on, opcode, off, length, RDMABLK_CMD_SEND_DATA);
@@ -1339,6 +1349,34 @@ std::string read_send_shape(const Config &cfg)
 	return "the data of a 4 KiB READ by SEND, as a keyed READ placed it; INVALID for an "
 	       "rkey, an address, two pages, a WRITE, a FLUSH, and without the flag agreed; "
 	       "READs OK after";
+}
+
+/*
+ * A lone command (RDMABLK_CONN_LONE) is a hint about its answer, never a
+ * change to it: a keyed READ marked lone gets its data and an OK. The flag
+ * on anything but a READ or WRITE, or on a connection that did not agree
+ * to it, is refused.
+ */
+std::string lone_shape(const Config &cfg)
+{
+	auto s = connect_offering(cfg, RDMABLK_CONN_LONE, "RDMABLK_CONN_LONE");
+	const std::uint64_t offset = open_export(*s, cfg, cfg.export_name).size - kBlock;
+	const std::vector<std::uint8_t> want = keyed_read(*s, cfg, offset);
+	if (keyed_read(*s, cfg, offset, RDMABLK_CMD_LONE) != want)
+		throw Failure{"a lone READ placing what a READ placed", "other bytes"};
+	expect_status(*s, cfg, io_cmd(*s, RDMABLK_OP_FLUSH, 0, 0), {}, RDMABLK_S_OK,
+		      "a FLUSH");
+	expect_status(*s, cfg, io_cmd(*s, RDMABLK_OP_FLUSH, 0, 0, RDMABLK_CMD_LONE), {},
+		      RDMABLK_S_INVALID, "the same FLUSH marked lone");
+	expect_read_ok(*s, cfg);
+
+	auto plain = connect(cfg);
+	open_export(*plain, cfg, cfg.export_name);
+	expect_status(*plain, cfg, io_cmd(*plain, RDMABLK_OP_READ, 0, kBlock, RDMABLK_CMD_LONE), {},
+		      RDMABLK_S_INVALID, "a lone READ on a connection that did not agree to it");
+	expect_read_ok(*plain, cfg);
+	return "a lone READ placed the bytes a READ placed; INVALID for a lone FLUSH and "
+	       "without the flag agreed; READs OK after";
 }
 
 /*
@@ -2007,6 +2045,9 @@ constexpr std::array kScenarios = {
 	Scenario{"read-send-shape",
 		 "READs by SEND: the data in a SEND_WITH_IMM; the flag on any other command, or not agreed: INVALID",
 		 read_send_shape},
+	Scenario{"lone-shape",
+		 "a lone READ answered as any READ; the flag on a FLUSH, or not agreed: INVALID",
+		 lone_shape},
 	Scenario{"push-write-imm",
 		 "an RDMA WRITE with immediate data into the push area, taking a receive it did not fill: disconnect",
 		 push_write_imm},

@@ -41,6 +41,8 @@
  *     data by SEND (RDMABLK_CMD_SEND_DATA): no registration, no key; a
  *     successful one is answered by a SEND_WITH_IMM whose payload is the
  *     data, into one of the initiator's receives.
+ *     When RDMABLK_CONN_LONE was agreed, a READ or WRITE sent alone may say
+ *     so (RDMABLK_CMD_LONE), and the target sends its answer at once.
  *  4. While connected, the initiator sends RDMABLK_OP_KEEPALIVE on every
  *     queue (each connection is reaped on its own, so each needs its own
  *     proof of life) every keepalive_ms / 2 unless a response arrived on
@@ -92,6 +94,7 @@
 #define RDMABLK_CONN_RSP_BATCH		(1U << 5)	/* several responses a SEND */
 #define RDMABLK_CONN_WRITE_PUSH		(1U << 6)	/* small WRITEs pushed */
 #define RDMABLK_CONN_READ_SEND		(1U << 7)	/* small READs by SEND */
+#define RDMABLK_CONN_LONE		(1U << 8)	/* commands marked lone */
 
 /*
  * Write push (RDMABLK_CONN_WRITE_PUSH agreed): the OPEN response names an
@@ -125,6 +128,17 @@
  * most one page for no memory registration and no invalidation at all.
  */
 #define RDMABLK_READ_SEND_MAX		4096U
+
+/*
+ * Lone commands (RDMABLK_CONN_LONE agreed): a READ or a WRITE may carry
+ * RDMABLK_CMD_LONE when the initiator sent it with no other command of
+ * its path in flight, on a path whose recent commands went one at a time.
+ * It is a hint that no other answer will be ready to go with this one, so
+ * the target sends the answer at once, the RDMA device's deferred send
+ * work included, instead of leaving that work to run later. The hint never
+ * changes what the answer is. A target refuses the flag, with
+ * RDMABLK_S_INVALID, on any other command and where it was not agreed.
+ */
 
 /*
  * Immediate data of the RDMA WRITE_WITH_IMM that completes a READ under
@@ -222,9 +236,10 @@ enum rdmablk_opcode {
 #define RDMABLK_CMD_NOUNMAP	(1U << 2)	/* WRITE_ZEROES: keep allocated */
 #define RDMABLK_CMD_PUSHED	(1U << 4)	/* WRITE: payload in push slot @addr */
 #define RDMABLK_CMD_SEND_DATA	(1U << 5)	/* READ: data by SEND_WITH_IMM */
+#define RDMABLK_CMD_LONE	(1U << 6)	/* READ, WRITE: sent alone */
 #define RDMABLK_CMD_FLAGS_ALL	(RDMABLK_CMD_FUA | RDMABLK_CMD_INLINE | \
 				 RDMABLK_CMD_NOUNMAP | RDMABLK_CMD_PUSHED | \
-				 RDMABLK_CMD_SEND_DATA)
+				 RDMABLK_CMD_SEND_DATA | RDMABLK_CMD_LONE)
 /*
  * One of the commands of a batched SEND (RDMABLK_CONN_CMD_BATCH agreed): a
  * SEND whose first command carries this flag holds 2 to
