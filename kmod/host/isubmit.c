@@ -704,14 +704,18 @@ void rdmablk_ireq_reset(struct request *rq)
  * waits for each command, so its answer goes alone too, and the target
  * sends it at once. The streak keeps the hint from submitters that keep
  * several commands in flight: those drain the path now and then (at
- * depth 8, about every other command in VM test 069), and answers sent
- * at once there would break up the target's batches as it refills.
+ * depth 8 about every other command found it so, performance.md), and
+ * answers sent at once there would break up the target's batches as it
+ * refills. Nothing is counted where the hint was not agreed.
  */
 static bool rdmablk_iqueue_lone(struct rdmablk_iqueue *queue,
 				const struct rdmablk_cmd_info *c, bool more)
 {
-	unsigned int streak = READ_ONCE(queue->lone_streak);
+	unsigned int streak;
 
+	if (!(queue->params.flags & RDMABLK_CONN_LONE))
+		return false;
+	streak = READ_ONCE(queue->lone_streak);
 	if (more || atomic_read(&queue->path->inflight) > 1) {
 		if (streak)
 			WRITE_ONCE(queue->lone_streak, 0);
@@ -721,8 +725,7 @@ static bool rdmablk_iqueue_lone(struct rdmablk_iqueue *queue,
 		WRITE_ONCE(queue->lone_streak, streak + 1);
 		return false;
 	}
-	return (queue->params.flags & RDMABLK_CONN_LONE) &&
-	       (c->opcode == RDMABLK_OP_READ || c->opcode == RDMABLK_OP_WRITE);
+	return c->opcode == RDMABLK_OP_READ || c->opcode == RDMABLK_OP_WRITE;
 }
 
 /**
