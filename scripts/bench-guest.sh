@@ -8,9 +8,9 @@
 # nullb1 for nvmet) on 192.0.2.1 (rxe0, veth0) and are attached from the same
 # guest. For every repetition and profile, fio runs once against each stack,
 # the order alternating between repetitions. Per run it stores the fio JSON,
-# the rxe counters of both ports and the guest's CPU time (the "cpu" line of
-# /proc/stat) before and after; scripts/bench-report.py turns them into the
-# table on the host.
+# the rxe counters of both ports, the guest's CPU time, context switches and
+# interrupts (/proc/stat) and softirqs (/proc/softirqs) before and after;
+# scripts/bench-report.py turns them into the tables on the host.
 #
 # Settings (environment, passed through by scripts/bench):
 #   RDMABLK_BENCH_RUNTIME    seconds per fio run (default 20)
@@ -249,15 +249,18 @@ run_fio() {
 	# What the kernel logs during the run (a lost connection, a reconnect):
 	# scripts/bench calls such a run's figures into question.
 	klines=$(dmesg | wc -l)
-	# The whole guest's CPU time (initiator, target and fio alike).
-	head -n 1 /proc/stat >"$OUT/$tag.cpu-before"
+	# The whole guest's CPU time (initiator, target and fio alike), context
+	# switches and interrupts, and softirqs by kind.
+	cat /proc/stat >"$OUT/$tag.cpu-before"
+	cat /proc/softirqs >"$OUT/$tag.softirqs-before"
 	# Every CPU, kernel and user, sampled by the clock (TCG has no PMU),
 	# with call chains: what a function costs with its callees, per vCPU.
 	[ "$PERF" = 0 ] || prof=(perf record -q -a -g -e cpu-clock -F 499 -o "$OUT/$tag.perf.data" --)
 	"${prof[@]}" fio --name="$tag" --filename="$dev" --rw="$rw" --bs="$bs" --iodepth="$qd" \
 		--direct=1 "${engine[@]}" --numjobs="$jobs" "${extra[@]}" --time_based --runtime="$RUNTIME" \
 		--output-format=json --output="$OUT/$tag.json"
-	head -n 1 /proc/stat >"$OUT/$tag.cpu-after"
+	cat /proc/stat >"$OUT/$tag.cpu-after"
+	cat /proc/softirqs >"$OUT/$tag.softirqs-after"
 	rxe_counters >"$OUT/$tag.rxe-after"
 	dmesg | tail -n +$((klines + 1)) >"$OUT/$tag.kmsg"
 	[ -s "$OUT/$tag.kmsg" ] || rm -f "$OUT/$tag.kmsg"

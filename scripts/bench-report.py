@@ -22,11 +22,15 @@ interval is above 1.0, "behind" when below, "tie" when it holds 1.0.
 
 A RAW_DIR holds, per run, rR.PROFILE.STACK.json (fio JSON),
 rR.PROFILE.STACK.rxe-before / .rxe-after (`rdma statistic show link` of both
-rxe ports) and rR.PROFILE.STACK.cpu-before / .cpu-after (the "cpu" line of the
-guest's /proc/stat; older results have none, their CPU figure is None). Prints
-the markdown table on stdout, followed by the 2 jobs / 1 job scaling when both
-profiles were measured; --table also writes it to a file, --summary writes
-every run's figures and the medians as JSON.
+rxe ports), rR.PROFILE.STACK.cpu-before / .cpu-after (the guest's /proc/stat;
+older results have its "cpu" line only, or none: their CPU figure is None)
+and rR.PROFILE.STACK.softirqs-before / .softirqs-after (/proc/softirqs).
+Prints the markdown table on stdout, followed by the 2 jobs / 1 job scaling
+when both profiles were measured, and by the context switches, interrupts and
+softirqs per I/O of both stacks (where CPU per I/O differs: whether the
+difference is in more wake-ups or in the work between them); --table also
+writes it to a file, --summary writes every run's figures and the medians as
+JSON.
 """
 
 import argparse
@@ -155,6 +159,48 @@ def busy_jiffies(path):
         die(f"{path}: not a /proc/stat cpu line")
 
 
+def stat_counter(path, name):
+    """The count on a /proc/stat line @name ("ctxt", or "intr": its first
+    figure, all interrupts); None where the file holds the "cpu" line only
+    (older results)."""
+    for line in path.read_text().splitlines():
+        tok = line.split()
+        if len(tok) >= 2 and tok[0] == name:
+            return int(tok[1])
+    return None
+
+
+def softirq_counts(path):
+    """{kind: count over every CPU} from a copy of /proc/softirqs."""
+    out = {}
+    for line in path.read_text().splitlines()[1:]:
+        tok = line.split()
+        if tok and tok[0].endswith(":"):
+            out[tok[0][:-1]] = sum(int(t) for t in tok[1:])
+    return out
+
+
+def sched_per_io(raw, tag, ios):
+    """Context switches, interrupts and softirqs (all, and by kind) per I/O
+    in the whole guest during a run; None for results without them."""
+    before, after = raw / f"{tag}.cpu-before", raw / f"{tag}.cpu-after"
+    out = {"ctxt_per_io": None, "intr_per_io": None, "softirq_per_io": None,
+           "softirqs_per_io": None}
+    if not before.exists() or not after.exists() or not ios:
+        return out
+    for name in ("ctxt", "intr"):
+        a, b = stat_counter(before, name), stat_counter(after, name)
+        if a is not None and b is not None:
+            out[f"{name}_per_io"] = (b - a) / ios
+    sb, sa = raw / f"{tag}.softirqs-before", raw / f"{tag}.softirqs-after"
+    if sb.exists() and sa.exists():
+        a, b = softirq_counts(sb), softirq_counts(sa)
+        kinds = {k: (b[k] - a.get(k, 0)) / ios for k in b}
+        out["softirqs_per_io"] = {k: v for k, v in kinds.items() if v}
+        out["softirq_per_io"] = sum(kinds.values())
+    return out
+
+
 def cpu_busy_us(raw, tag):
     """CPU time the whole guest was busy during a run, in µs; None for
     results without the .cpu files."""
@@ -191,6 +237,7 @@ def collect(raw, run_set=0):
         fig["cpu_us_per_io"] = (
             None if fig["cpu_busy_us"] is None else fig["cpu_busy_us"] / fig["ios"]
         )
+        fig.update(sched_per_io(raw, tag, fig["ios"]))
         runs.append(
             {"set": run_set, "repeat": rep, "profile": profile, "stack": stack, **fig}
         )
@@ -244,6 +291,9 @@ KEYS = (
     "pkts_per_io",
     "sends_per_io",
     "cpu_us_per_io",
+    "ctxt_per_io",
+    "intr_per_io",
+    "softirq_per_io",
 )
 
 
@@ -426,6 +476,33 @@ def table(med):
     return markdown(head, rows)
 
 
+def per_io_fmt(v):
+    return "-" if v is None else f"{v:.2f}"
+
+
+def sched_table(med):
+    """What the guest's scheduler saw per I/O, both stacks: where CPU time
+    per I/O differs, whether it went to more switches and wake-ups."""
+    if all(m[s]["ctxt_per_io"] is None for m in med.values() for s in STACKS):
+        return ""
+    head = ["profile"] + [
+        f"{what} {s}"
+        for what in ("ctxt/IO", "intr/IO", "softirq/IO")
+        for s in ("rdmablk", "nvme")
+    ]
+    rows = []
+    for p, m in med.items():
+        rows.append(
+            [p]
+            + [
+                per_io_fmt(m[s][k])
+                for k in ("ctxt_per_io", "intr_per_io", "softirq_per_io")
+                for s in STACKS
+            ]
+        )
+    return markdown(head, rows)
+
+
 def compare_table(med, cmp, params):
     """The two settings side by side; @params names the second."""
     head = [
@@ -489,6 +566,9 @@ def main():
     if sc:
         # A blank line ends the markdown table.
         text += "\n" + scaling_line(sc)
+    sched = sched_table(med)
+    if sched:
+        text += "\nContext switches, interrupts and softirqs per I/O (whole guest):\n\n" + sched
     params = compare_params(args.raw) if cmp else None
     if cmp:
         text += "\n" + compare_table(med, cmp, params)

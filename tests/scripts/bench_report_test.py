@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """Tests of scripts/bench-report.py: the median ratio's confidence interval,
 its verdict, pairs pooled from several result directories (the two-job
-scaling taken only from those that measured both loads), and the table of
-two rdmablk settings measured in one bench (--compare)."""
+scaling taken only from those that measured both loads), the wake-ups per
+I/O, and the table of two rdmablk settings measured in one bench
+(--compare)."""
 
 import importlib.util
 import json
@@ -151,6 +152,46 @@ class Report(unittest.TestCase):
         self.assertEqual([round(x, 2) for x in med["ratio_ci95"]], [0.97, 1.10])
         self.assertEqual(med["verdict"], "tie")
         self.assertIn("0.97-1.10 tie", out)
+
+    def test_wakeups_per_io_from_full_proc_stat_and_softirqs(self):
+        # 1,000 I/Os a run; rdmablk's runs switch 7,000 times and nvme's
+        # 8,000; /proc/softirqs' rows summed over the CPUs, by kind.
+        with tempfile.TemporaryDirectory() as tmp:
+            raw = Path(tmp) / "a"
+            write_dir(raw, [1.0, 1.0, 1.0])
+            for rep in (1, 2, 3):
+                for stack, ctxt in (("rdmablk", 7000), ("nvme", 8000)):
+                    tag = raw / f"r{rep}.randread-4k-qd32.{stack}"
+                    Path(f"{tag}.cpu-before").write_text(
+                        "cpu 0 0 0 0 0 0 0 0 0 0\ncpu0 0 0 0 0 0 0 0 0 0 0\n"
+                        "intr 500 0 0\nctxt 100\nbtime 1\n"
+                    )
+                    Path(f"{tag}.cpu-after").write_text(
+                        "cpu 10 0 10 100 0 0 0 0 0 0\ncpu0 10 0 10 100 0 0 0 0 0 0\n"
+                        f"intr 2500 7 9\nctxt {100 + ctxt}\nbtime 1\n"
+                    )
+                    Path(f"{tag}.softirqs-before").write_text(
+                        "        CPU0  CPU1\n  TASKLET:  10  20\n  NET_RX:  0  0\n"
+                    )
+                    Path(f"{tag}.softirqs-after").write_text(
+                        "        CPU0  CPU1\n  TASKLET:  2010  2020\n  NET_RX:  0  0\n"
+                    )
+            out, summary = run_report(raw)
+        med = summary["median"]["randread-4k-qd32"]
+        self.assertAlmostEqual(med["rdmablk"]["ctxt_per_io"], 7.0)
+        self.assertAlmostEqual(med["nvme"]["ctxt_per_io"], 8.0)
+        self.assertAlmostEqual(med["rdmablk"]["intr_per_io"], 2.0)
+        self.assertAlmostEqual(med["rdmablk"]["softirq_per_io"], 4.0)
+        self.assertEqual(summary["runs"][0]["softirqs_per_io"], {"TASKLET": 4.0})
+        self.assertIn("| randread-4k-qd32 | 7.00 | 8.00 | 2.00 | 2.00 | 4.00 | 4.00 |", out)
+
+    def test_no_wakeup_table_for_cpu_line_only_results(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            raw = Path(tmp) / "a"
+            write_dir(raw, [1.0, 1.1, 1.2])
+            out, summary = run_report(raw)
+        self.assertIsNone(summary["median"]["randread-4k-qd32"]["rdmablk"]["ctxt_per_io"])
+        self.assertNotIn("ctxt/IO", out)
 
 
 class Compare(unittest.TestCase):
