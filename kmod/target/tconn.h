@@ -51,6 +51,7 @@
 #define RDMABLK_TCONN_H
 
 #include <linux/atomic.h>
+#include <linux/bio.h>
 #include <linux/list.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
@@ -103,6 +104,9 @@ struct rdmablk_trecv {
 	struct ib_recv_wr wr;
 };
 
+/* Pages a command's own bio holds (struct rdmablk_treq): 16 KiB. */
+#define RDMABLK_TREQ_INLINE_VECS	4
+
 /**
  * struct rdmablk_treq - context of one command being executed
  * @node: entry in @conn->free_reqs while free
@@ -132,6 +136,9 @@ struct rdmablk_trecv {
  * @pinned: bytes counted in @conn->budget, given back with the pages
  * @status: enum rdmablk_status to answer with
  * @push_slot: the push slot a pushed WRITE holds until its answer, or -1
+ * @inline_bio: the bio of a transfer of up to RDMABLK_TREQ_INLINE_VECS
+ *	pages, or of a payload-less command: no allocation on the hot path
+ * @inline_bvec: its vector
  */
 struct rdmablk_treq {
 	struct list_head node;
@@ -157,6 +164,8 @@ struct rdmablk_treq {
 	u32 pinned;
 	u16 status;
 	int push_slot;
+	struct bio inline_bio;
+	struct bio_vec inline_bvec[RDMABLK_TREQ_INLINE_VECS];
 };
 
 /**

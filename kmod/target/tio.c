@@ -179,10 +179,30 @@ static void rdmablk_treq_bio_done(struct bio *bio)
 	struct rdmablk_treq *req = bio->bi_private;
 
 	req->status = rdmablk_blk_status(bio->bi_status);
-	bio_put(bio);
+	if (bio == &req->inline_bio)
+		bio_uninit(bio);
+	else
+		bio_put(bio);
 	rcu_read_lock();
 	rdmablk_treq_respond(req);
 	rcu_read_unlock();
+}
+
+/*
+ * The first bio of @req's command, for @nr_vecs pages: the request
+ * context's own where they fit (as nvmet's inline bio), else allocated.
+ * rdmablk_treq_bio_done() tells the two apart.
+ */
+static struct bio *rdmablk_treq_bio(struct rdmablk_treq *req,
+				    struct block_device *bdev,
+				    unsigned int nr_vecs, blk_opf_t opf)
+{
+	if (nr_vecs <= ARRAY_SIZE(req->inline_bvec)) {
+		bio_init(&req->inline_bio, bdev, req->inline_bvec,
+			 ARRAY_SIZE(req->inline_bvec), opf);
+		return &req->inline_bio;
+	}
+	return bio_alloc(bdev, bio_max_segs(nr_vecs), opf, GFP_KERNEL);
 }
 
 /* Build and submit the bio(s) for @nents pages of @sgl. */
@@ -196,7 +216,7 @@ static void rdmablk_treq_submit_sgl(struct rdmablk_treq *req,
 	struct bio *bio;
 	unsigned int i;
 
-	bio = bio_alloc(bdev, bio_max_segs(nents), opf, GFP_KERNEL);
+	bio = rdmablk_treq_bio(req, bdev, nents, opf);
 	bio->bi_iter.bi_sector = sector;
 	bio->bi_private = req;
 	bio->bi_end_io = rdmablk_treq_bio_done;
@@ -390,8 +410,8 @@ static void rdmablk_treq_exec_other(struct rdmablk_treq *req)
 
 	switch (req->cmd.opcode) {
 	case RDMABLK_OP_FLUSH:
-		bio = bio_alloc(bdev, 0, REQ_OP_WRITE | REQ_PREFLUSH,
-				GFP_KERNEL);
+		bio = rdmablk_treq_bio(req, bdev, 0,
+				       REQ_OP_WRITE | REQ_PREFLUSH);
 		break;
 	case RDMABLK_OP_DISCARD:
 		ret = __blkdev_issue_discard(bdev, sector, nr, GFP_KERNEL, &bio);
