@@ -28,6 +28,7 @@
 #include <linux/moduleparam.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/vmalloc.h>
 #include <rdma/ib_cm.h>
 
 #include "tconn.h"
@@ -276,7 +277,7 @@ static void rdmablk_tconn_free_bufs(struct rdmablk_tconn *conn)
 					    conn->rsp_size, DMA_TO_DEVICE);
 		kfree(req->rsp);
 	}
-	kfree(conn->reqs);
+	vfree(conn->reqs);
 	conn->reqs = NULL;
 }
 
@@ -303,7 +304,12 @@ static int rdmablk_tconn_alloc_bufs(struct rdmablk_tconn *conn)
 	payload = conn->params.inline_max;
 
 	conn->recvs = kcalloc(conn->nr_recvs, sizeof(*conn->recvs), GFP_KERNEL);
-	conn->reqs = kcalloc(conn->nr_reqs, sizeof(*conn->reqs), GFP_KERNEL);
+	/*
+	 * Pages, not kmalloc, which rounds up to a power of two: at the
+	 * default depth, 256 contexts (134 KiB) would take 256 KiB there.
+	 * The device never reads them: responses have buffers of their own.
+	 */
+	conn->reqs = vcalloc(conn->nr_reqs, sizeof(*conn->reqs));
 	if (!conn->recvs || !conn->reqs)
 		goto out_free;
 
