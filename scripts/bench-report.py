@@ -159,15 +159,16 @@ def busy_jiffies(path):
         die(f"{path}: not a /proc/stat cpu line")
 
 
-def stat_counter(path, name):
-    """The count on a /proc/stat line @name ("ctxt", or "intr": its first
-    figure, all interrupts); None where the file holds the "cpu" line only
-    (older results)."""
+def stat_counters(path):
+    """{name: count} of a copy of /proc/stat's "ctxt" and "intr" lines (of
+    "intr" its first figure, all interrupts); neither where the file holds
+    the "cpu" line only (older results)."""
+    out = {}
     for line in path.read_text().splitlines():
         tok = line.split()
-        if len(tok) >= 2 and tok[0] == name:
-            return int(tok[1])
-    return None
+        if len(tok) >= 2 and tok[0] in ("ctxt", "intr"):
+            out[tok[0]] = int(tok[1])
+    return out
 
 
 def softirq_counts(path):
@@ -188,10 +189,10 @@ def sched_per_io(raw, tag, ios):
            "softirqs_per_io": None}
     if not before.exists() or not after.exists() or not ios:
         return out
+    a, b = stat_counters(before), stat_counters(after)
     for name in ("ctxt", "intr"):
-        a, b = stat_counter(before, name), stat_counter(after, name)
-        if a is not None and b is not None:
-            out[f"{name}_per_io"] = (b - a) / ios
+        if name in a and name in b:
+            out[f"{name}_per_io"] = (b[name] - a[name]) / ios
     sb, sa = raw / f"{tag}.softirqs-before", raw / f"{tag}.softirqs-after"
     if sb.exists() and sa.exists():
         a, b = softirq_counts(sb), softirq_counts(sa)
@@ -488,7 +489,7 @@ def sched_table(med):
     head = ["profile"] + [
         f"{what} {s}"
         for what in ("ctxt/IO", "intr/IO", "softirq/IO")
-        for s in ("rdmablk", "nvme")
+        for s in STACKS
     ]
     rows = []
     for p, m in med.items():

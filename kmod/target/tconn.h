@@ -137,7 +137,7 @@ struct rdmablk_trecv {
  * @status: enum rdmablk_status to answer with
  * @push_slot: the push slot a pushed WRITE holds until its answer, or -1
  * @inline_bio: the bio of a transfer of up to RDMABLK_TREQ_INLINE_VECS
- *	pages, or of a payload-less command: no allocation on the hot path
+ *	pages, or of a FLUSH: no allocation on the hot path
  * @inline_bvec: its vector
  */
 struct rdmablk_treq {
