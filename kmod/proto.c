@@ -288,12 +288,16 @@ void rdmablk_cmd_batch_decode(const struct rdmablk_cmd *cmd,
 	c->flags &= ~RDMABLK_CMD_BATCH;
 }
 
-/* May @rsp be one of a batch: flagged, and the answer to an I/O command? */
-static bool rdmablk_rsp_batch_member(const struct rdmablk_rsp *rsp)
+/**
+ * rdmablk_opcode_is_io() - is @opcode one of the I/O commands?
+ * @opcode: enum rdmablk_opcode, or anything from the wire
+ *
+ * Only their answers go in a batch of responses, and only theirs may be
+ * sent quiet (target, trsp.c).
+ */
+bool rdmablk_opcode_is_io(u8 opcode)
 {
-	if (!(rsp->flags & RDMABLK_RSP_BATCH))
-		return false;
-	switch (rsp->opcode) {
+	switch (opcode) {
 	case RDMABLK_OP_READ:
 	case RDMABLK_OP_WRITE:
 	case RDMABLK_OP_FLUSH:
@@ -303,6 +307,13 @@ static bool rdmablk_rsp_batch_member(const struct rdmablk_rsp *rsp)
 	default:
 		return false;
 	}
+}
+
+/* May @rsp be one of a batch: flagged, and the answer to an I/O command? */
+static bool rdmablk_rsp_batch_member(const struct rdmablk_rsp *rsp)
+{
+	return (rsp->flags & RDMABLK_RSP_BATCH) &&
+	       rdmablk_opcode_is_io(rsp->opcode);
 }
 
 /**

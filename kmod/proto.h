@@ -182,5 +182,6 @@ void rdmablk_disc_entry_encode(struct rdmablk_disc_entry *e,
 
 const char *rdmablk_status_str(u16 status);
 int rdmablk_status_to_errno(u16 status);
+bool rdmablk_opcode_is_io(u8 opcode);
 
 #endif /* RDMABLK_PROTO_H */

@@ -371,7 +371,9 @@ static int rdmablk_tconn_alloc_bufs(struct rdmablk_tconn *conn)
 		req->rsp_wr.sg_list = &req->rsp_sge;
 		req->rsp_wr.num_sge = 1;
 		req->rsp_wr.send_flags = IB_SEND_SIGNALED;
+		req->quiet_cqe.done = rdmablk_tconn_quiet_done;
 		INIT_LIST_HEAD(&req->batch);
+		INIT_LIST_HEAD(&req->quiet);
 		req->push_slot = -1;
 		list_add_tail(&req->node, &conn->free_reqs);
 	}
@@ -439,6 +441,13 @@ static void rdmablk_tconn_release(struct work_struct *work)
 	cancel_delayed_work_sync(&conn->ka_work);
 	cancel_delayed_work_sync(&conn->open_work);
 	rdma_disconnect(conn->cm_id);
+	/*
+	 * An answer deciding to go quiet under tx_lock saw CLOSING clear
+	 * and posts before the drain's WR; every later one sees it set and
+	 * signals (trsp.c).
+	 */
+	spin_lock_irq(&conn->tx_lock);
+	spin_unlock_irq(&conn->tx_lock);
 	ib_drain_qp(conn->qp);
 	/* A DISC_WAIT held by the session is given back. */
 	rdmablk_tconn_disc_release(conn);
@@ -451,6 +460,8 @@ static void rdmablk_tconn_release(struct work_struct *work)
 		list_del_init(&w->node);
 		rdmablk_treq_free(container_of(w, struct rdmablk_treq, pin));
 	}
+	/* Drained: every quiet answer's WR completed. */
+	rdmablk_tconn_quiet_reclaim(conn);
 	/*
 	 * A bio still in flight answers into the drained QP, then frees;
 	 * so do the responses waiting to be sent together, at the end of
@@ -627,6 +638,8 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	conn->dev = cm_id->device;
 	conn->port_num = cm_id->port_num;
 	spin_lock_init(&conn->lock);
+	spin_lock_init(&conn->tx_lock);
+	INIT_LIST_HEAD(&conn->quiet);
 	INIT_LIST_HEAD(&conn->free_reqs);
 	INIT_LIST_HEAD(&conn->pending);
 	INIT_LIST_HEAD(&conn->failed);
@@ -688,6 +701,7 @@ int rdmablk_tconn_connect(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	conn->push.nr = rdmablk_tpush_want(conn->dev, conn->params.queue_depth);
 	if (!conn->push.nr)
 		conn->params.flags &= ~RDMABLK_CONN_WRITE_PUSH;
+	rdmablk_trsp_setup(conn);
 
 	/* Applied when rdma_accept() moves the QP to RTS. */
 	ret = rdmablk_rc_set_ack_timeout(cm_id);
@@ -924,14 +938,19 @@ static int rdmablk_tconns_show(struct seq_file *m, void *unused)
 	spin_lock(&rdmablk_tconns_lock);
 	list_for_each_entry(conn, &rdmablk_tconns, node) {
 		unsigned long flags;
-		u64 batches, batched;
+		u64 batches, batched, quiet;
+		unsigned int quiet_waiting;
 
 		rdmablk_tbudget_stats(&conn->budget, &st);
 		spin_lock_irqsave(&conn->lock, flags);
 		batches = conn->rsp_batches;
 		batched = conn->rsp_batched;
 		spin_unlock_irqrestore(&conn->lock, flags);
-		seq_printf(m, "%pISpc %s queue_depth=%u payload_max=%llu pinned=%llu peak=%llu waiting=%llu waited=%llu cached=%u send_wr=%u keepalive_ms=%u idle_ms=%u rsp_batch=%s rsp_batches=%llu rsp_batched=%llu lone_answers=%lld\n",
+		spin_lock_irqsave(&conn->tx_lock, flags);
+		quiet = conn->quiet_answers;
+		quiet_waiting = conn->nr_quiet;
+		spin_unlock_irqrestore(&conn->tx_lock, flags);
+		seq_printf(m, "%pISpc %s queue_depth=%u payload_max=%llu pinned=%llu peak=%llu waiting=%llu waited=%llu cached=%u send_wr=%u keepalive_ms=%u idle_ms=%u rsp_batch=%s rsp_batches=%llu rsp_batched=%llu lone_answers=%lld signal_every=%u quiet_answers=%llu quiet_waiting=%u\n",
 			   &conn->cm_id->route.addr.dst_addr,
 			   conn->params.flags & RDMABLK_CONN_DISCOVERY ?
 			   "discovery" : "io", conn->params.queue_depth,
@@ -941,7 +960,8 @@ static int rdmablk_tconns_show(struct seq_file *m, void *unused)
 			   jiffies_to_msecs(jiffies - READ_ONCE(conn->last_rx)),
 			   conn->params.flags & RDMABLK_CONN_RSP_BATCH ?
 			   "on" : "off", batches, batched,
-			   atomic64_read(&conn->lone_answers));
+			   atomic64_read(&conn->lone_answers),
+			   conn->signal_every, quiet, quiet_waiting);
 	}
 	spin_unlock(&rdmablk_tconns_lock);
 	return 0;

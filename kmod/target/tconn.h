@@ -21,6 +21,11 @@
  *    responses waiting to be sent together (@rsp_ready, @nr_ready and
  *    their counters) and the discovery session's waiting command
  *    (@disc_wait and what it asked).
+ *  - tconn->tx_lock (irq-safe; never taken with tconn->lock held nor the
+ *    other way round; the device's send queue lock nests in it) is held
+ *    across deciding whether an answer signals and posting it, and
+ *    protects the quiet answers' contexts waiting for a signalled one
+ *    (@quiet and its counts, trsp.c).
  *  - The push area's slots (@push.busy) are taken and given back with
  *    atomic bit operations (tpush.c), no lock.
  *  - tconn->budget.lock (irq-safe, innermost) protects the payload the
@@ -124,6 +129,10 @@ struct rdmablk_trecv {
  * @batch: the request contexts whose responses this one's SEND carried
  *	with its own (RDMABLK_CONN_RSP_BATCH), given back with it when the
  *	SEND completes
+ * @quiet: the request contexts of the quiet answers posted before this
+ *	one's signalled answer, given back with it (trsp.c)
+ * @quiet_cqe: completion of this one's answer posted quiet: only a failed
+ *	one completes
  * @rw: RDMA READ/WRITE context, valid when @sgl is set and @rw_ready
  * @rw_ready: @rw was initialised and not destroyed yet: @sgl is mapped
  * @send_mapped: @sgl is mapped for a READ's data sent by SEND_WITH_IMM
@@ -153,6 +162,8 @@ struct rdmablk_treq {
 	struct ib_cqe rsp_cqe;
 	struct ib_cqe rw_cqe;
 	struct list_head batch;
+	struct list_head quiet;
+	struct ib_cqe quiet_cqe;
 	struct rdma_rw_ctx rw;
 	bool rw_ready;
 	bool send_mapped;
@@ -227,6 +238,10 @@ struct rdmablk_tpush {
  *	READ/WRITE, tqp.c), for statistics
  * @rsp_batch_max: most responses one SEND carries (RDMABLK_CONN_RSP_BATCH:
  *	RDMABLK_RSP_BATCH_MAX, or fewer where the device gathers fewer SGEs)
+ * @signal_every: of the answers that may go quiet, one in this many
+ *	signals (trsp.c); 0 or 1: all do
+ * @quiet_max: most request contexts quiet answers hold (a quarter of
+ *	@nr_reqs; 0: none goes quiet)
  * @rsp_defer: a pass of the CQ is running (tcq.c): answers made meanwhile
  *	wait for its end
  * @cq_work: the pass polling @cq (tcq.c)
@@ -250,6 +265,13 @@ struct rdmablk_tpush {
  * @disc_wait: the DISC_WAIT being held, or NULL
  * @disc_gen: the generation @disc_wait's host has seen
  * @disc_hostid: the host @disc_wait asks for
+ * @tx_lock: held across deciding whether an answer signals and posting
+ *	it; protects the fields below it (trsp.c)
+ * @quiet: request contexts of the answers posted quiet since the last
+ *	signalled one, in the order they were posted
+ * @nr_quiet: answers among them (a batch counts once)
+ * @nr_quiet_reqs: request contexts among them (a batch's each count)
+ * @quiet_answers: answers posted quiet, for statistics
  * @wq: teardown waits here for request contexts to come back
  * @flags: RDMABLK_TCONN_*
  * @release_work: teardown
@@ -293,6 +315,8 @@ struct rdmablk_tconn {
 	unsigned int send_sge;
 	unsigned int send_wr;
 	unsigned int rsp_batch_max;
+	unsigned int signal_every;
+	unsigned int quiet_max;
 	bool rsp_defer;
 	struct work_struct cq_work;
 	bool cq_dead;
@@ -311,6 +335,12 @@ struct rdmablk_tconn {
 	struct rdmablk_treq *disc_wait;
 	u64 disc_gen;
 	u8 disc_hostid[RDMABLK_UUID_SIZE];
+
+	spinlock_t tx_lock;	/* see trsp.c */
+	struct list_head quiet;
+	unsigned int nr_quiet;
+	unsigned int nr_quiet_reqs;
+	u64 quiet_answers;
 
 	wait_queue_head_t wq;
 	unsigned long flags;
@@ -383,6 +413,9 @@ void rdmablk_treq_free(struct rdmablk_treq *req);
 void rdmablk_treq_post_failed(struct rdmablk_treq *req, bool posted,
 			      bool unanswered);
 void rdmablk_tconn_send_done(struct ib_cq *cq, struct ib_wc *wc);
+void rdmablk_tconn_quiet_done(struct ib_cq *cq, struct ib_wc *wc);
+void rdmablk_tconn_quiet_reclaim(struct rdmablk_tconn *conn);
+void rdmablk_trsp_setup(struct rdmablk_tconn *conn);
 void rdmablk_tconn_pass_begin(struct rdmablk_tconn *conn);
 void rdmablk_tconn_pass_end(struct rdmablk_tconn *conn);
 

@@ -21,31 +21,132 @@
  * end of the pass it queues. No answer waits for a command that is still
  * running, nor for anything to arrive.
  *
+ * Quiet answers (rsp_signal_every): an answer whose request contexts hold
+ * no payload pages (writes whose data came inline or pushed, FLUSH,
+ * DISCARD, WRITE_ZEROES, READs refused before any page was taken) is
+ * posted unsignalled, but for one in @signal_every: no completion, so no
+ * CQ event and no pass run only to give its contexts back. A send queue
+ * completes in order, so when a signalled WR completes, every WR posted
+ * before it has: the contexts of the quiet answers posted before a
+ * signalled one (@quiet) ride on it (@req->quiet) and come back with it.
+ * For a program that waits for each I/O that saves a wake-up of the CQ
+ * work per answer.
+ *
+ * Quiet answers hold at most @quiet_max contexts (a batch holds one per
+ * answer it carries), a quarter of the connection's, half its depth: the
+ * commands in flight hold at most the depth, so whenever no context is
+ * free, at least a quarter of them belong to answers that signal or are
+ * about to be sent, and a completion comes that gives contexts back.
+ * Without that bound, batches of quiet answers could hold every context,
+ * and a command waiting for one would wait for ever with nothing in
+ * flight to free it. A connection of depth 1 has no quiet answer. An
+ * answer also signals while a command waits for a context (a hint read
+ * without the lock; the bound is what guarantees progress), and on a
+ * connection that is closing. Answers carrying read data, and those to
+ * commands other than I/O (keep-alives among them: the deadline in
+ * rdmablk_tconn_ka_work() sees a send queue that stopped moving through
+ * those), always signal. A quiet WR that fails still completes, with an
+ * error, into rdmablk_tconn_quiet_done(), which closes the connection and
+ * nothing else: its contexts are given back by the signalled answer it
+ * rides on, flushed in turn, or by teardown after the drain
+ * (rdmablk_tconn_quiet_reclaim()), the one owner of the quiet ones left.
+ *
  * Locking: tconn->lock (irq-safe: bio completion answers here) guards
  * @outstanding, @rsp_ready and the clearing of @rsp_defer (set without
  * it: an answer that missed it only queues a pass). A batched SEND's
  * request contexts stay with the one that carries it (@batch) until its
  * completion, which gives them all back: their buffers are what the SEND
- * gathers.
+ * gathers. tconn->tx_lock (irq-safe; no lock of rdmablk's nests in it,
+ * the device's own send queue lock does) is held across deciding whether
+ * an answer signals and posting it, so that @quiet lists the quiet
+ * answers in the order the send queue has them, and a signalled answer
+ * takes exactly those posted before it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/dma-mapping.h>
+#include <linux/moduleparam.h>
 #include <linux/scatterlist.h>
 
 #include "tconn.h"
 #include "../trace.h"
 
-/* Give back the request contexts whose responses @req's SEND carried. */
-static void rdmablk_treq_free_batch(struct rdmablk_treq *req)
+static unsigned int rdmablk_rsp_signal_every = 16;
+module_param_named(rsp_signal_every, rdmablk_rsp_signal_every, uint, 0644);
+MODULE_PARM_DESC(rsp_signal_every,
+		 "Target: of the answers that hold no payload pages, ask for the completion of one in this many; the others come back with it (they hold at most a quarter of a connection's request contexts); 0 or 1: every answer signals; applies to new connections (default: 16)");
+
+/**
+ * rdmablk_trsp_setup() - set how many of @conn's answers may go quiet
+ * @conn: the connection, its depth granted (rdmablk_tqp_fit())
+ */
+void rdmablk_trsp_setup(struct rdmablk_tconn *conn)
+{
+	conn->signal_every = READ_ONCE(rdmablk_rsp_signal_every);
+	conn->quiet_max = conn->signal_every > 1 ? conn->nr_reqs / 4 : 0;
+}
+
+/* Give back the request contexts of @list, and empty it. */
+static void rdmablk_treq_free_list(struct list_head *list)
 {
 	struct rdmablk_treq *m, *next;
 
-	list_for_each_entry_safe(m, next, &req->batch, node) {
+	list_for_each_entry_safe(m, next, list, node) {
 		list_del(&m->node);
 		rdmablk_treq_unmap(m);
 		rdmablk_treq_free(m);
 	}
+}
+
+/*
+ * Give back the request contexts whose responses @req's SEND carried, and
+ * those of the quiet answers posted before it.
+ */
+static void rdmablk_treq_free_batch(struct rdmablk_treq *req)
+{
+	rdmablk_treq_free_list(&req->batch);
+	rdmablk_treq_free_list(&req->quiet);
+}
+
+/**
+ * rdmablk_tconn_quiet_done() - a quiet answer completed: it failed
+ * @cq: the CQ
+ * @wc: its work completion, never a successful one
+ *
+ * Its request contexts are given back by the signalled answer it rides on
+ * or by teardown, not here.
+ */
+void rdmablk_tconn_quiet_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rdmablk_treq *req = container_of(wc->wr_cqe, struct rdmablk_treq,
+						quiet_cqe);
+	struct rdmablk_tconn *conn = req->conn;
+
+	if (wc->status != IB_WC_WR_FLUSH_ERR)
+		tconn_err_ratelimited(conn, "send failed: %s\n",
+				      ib_wc_status_msg(wc->status));
+	rdmablk_tconn_close(conn);
+}
+
+/**
+ * rdmablk_tconn_quiet_reclaim() - give back the contexts of the quiet
+ *	answers no signalled one followed
+ * @conn: the connection, closing, its QP drained
+ *
+ * Every answer posted from now on signals (the connection is closing), and
+ * every WR posted before the drain has completed.
+ */
+void rdmablk_tconn_quiet_reclaim(struct rdmablk_tconn *conn)
+{
+	unsigned long flags;
+	LIST_HEAD(quiet);
+
+	spin_lock_irqsave(&conn->tx_lock, flags);
+	list_splice_init(&conn->quiet, &quiet);
+	conn->nr_quiet = 0;
+	conn->nr_quiet_reqs = 0;
+	spin_unlock_irqrestore(&conn->tx_lock, flags);
+	rdmablk_treq_free_list(&quiet);
 }
 
 /* Completion of a response, or of the WRITE_WITH_IMM ending a READ. */
@@ -182,31 +283,117 @@ static bool rdmablk_treq_post_runs_inline(const struct rdmablk_treq *req)
 }
 
 /*
- * Post @first, the WR chain answering @req (and those of @req->batch),
- * counted in @conn->tx_inflight. On failure the connection closes.
+ * The request contexts of @req's answer (@req and those of its @batch), or
+ * 0 if one of them holds payload pages.
+ */
+static unsigned int rdmablk_treq_contexts_bare(const struct rdmablk_treq *req)
+{
+	const struct rdmablk_treq *m;
+	unsigned int n = 1;
+
+	if (req->sgl || req->rw_ready || req->send_mapped || req->pinned)
+		return 0;
+	list_for_each_entry(m, &req->batch, node) {
+		if (m->sgl || m->rw_ready || m->send_mapped || m->pinned)
+			return 0;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Contexts @first, answering @req, would hold quiet: a lone answer of an I/O
+ * command whose contexts hold no pages; else 0. Read before tx_lock.
+ */
+static unsigned int rdmablk_treq_quiet_want(const struct rdmablk_treq *req,
+					    const struct ib_send_wr *first)
+{
+	if (first->next || !req->conn->quiet_max ||
+	    !rdmablk_opcode_is_io(req->cmd.opcode))
+		return 0;
+	return rdmablk_treq_contexts_bare(req);
+}
+
+/*
+ * May an answer holding @n contexts go quiet? Under tx_lock: fewer than
+ * @signal_every - 1 quiet since the last signalled one, @quiet_max not
+ * exceeded, no command waiting for a context, not closing.
+ */
+static bool rdmablk_tconn_quiet_ok(struct rdmablk_tconn *conn, unsigned int n)
+{
+	bool waiting;
+
+	lockdep_assert_held(&conn->tx_lock);
+	/* @pending is read without its lock: a hint, see above. */
+	waiting = !data_race(list_empty(&conn->pending));
+	return n && !waiting && conn->nr_quiet + 1 < conn->signal_every &&
+	       conn->nr_quiet_reqs + n <= conn->quiet_max &&
+	       !test_bit(RDMABLK_TCONN_CLOSING, &conn->flags);
+}
+
+/*
+ * Post @first, the WR chain answering @req (and those of @req->batch):
+ * quiet, or signalled and counted in @conn->tx_inflight, taking the quiet
+ * ones before it along. On failure the connection closes.
  */
 static void rdmablk_treq_post(struct rdmablk_treq *req,
 			      const struct ib_send_wr *first)
 {
 	struct rdmablk_tconn *conn = req->conn;
 	const struct ib_send_wr *bad = NULL;
-	bool bh;
+	unsigned int n = rdmablk_treq_quiet_want(req, first);
+	unsigned int nr_quiet = 0, nr_quiet_reqs = 0;
+	struct ib_send_wr quiet_wr;
+	unsigned long flags;
+	bool bh, quiet;
 	int ret;
 
-	if (atomic_inc_return(&conn->tx_inflight) == 1)
-		WRITE_ONCE(conn->tx_progress, jiffies);
 	bh = rdmablk_treq_post_runs_inline(req);
 	if (bh)
 		local_bh_disable();
+	spin_lock_irqsave(&conn->tx_lock, flags);
+	quiet = rdmablk_tconn_quiet_ok(conn, n);
+	if (quiet) {
+		quiet_wr = *first;
+		quiet_wr.send_flags &= ~IB_SEND_SIGNALED;
+		quiet_wr.wr_cqe = &req->quiet_cqe;
+		first = &quiet_wr;
+	} else {
+		if (atomic_inc_return(&conn->tx_inflight) == 1)
+			WRITE_ONCE(conn->tx_progress, jiffies);
+		/* Before the post: its completion may come at once. */
+		list_splice_init(&conn->quiet, &req->quiet);
+		nr_quiet = conn->nr_quiet;
+		nr_quiet_reqs = conn->nr_quiet_reqs;
+		conn->nr_quiet = 0;
+		conn->nr_quiet_reqs = 0;
+	}
 	ret = ib_post_send(conn->qp, first, &bad);
+	if (likely(!ret) && quiet) {
+		list_add_tail(&req->node, &conn->quiet);
+		list_splice_tail_init(&req->batch, &conn->quiet);
+		conn->nr_quiet++;
+		conn->nr_quiet_reqs += n;
+		conn->quiet_answers++;
+	} else if (unlikely(ret) && !quiet) {
+		/*
+		 * The quiet ones are still in flight, and @req's signalled
+		 * WR was not posted: the next signalled answer takes them,
+		 * or teardown does after the drain.
+		 */
+		list_splice_init(&req->quiet, &conn->quiet);
+		conn->nr_quiet = nr_quiet;
+		conn->nr_quiet_reqs = nr_quiet_reqs;
+		if (bad == first)
+			atomic_dec(&conn->tx_inflight);
+	}
+	spin_unlock_irqrestore(&conn->tx_lock, flags);
 	if (bh) {
 		local_bh_enable();
 		atomic64_inc(&conn->lone_answers);
 	}
 	if (likely(!ret))
 		return;
-	if (bad == first)
-		atomic_dec(&conn->tx_inflight);
 	tconn_err_ratelimited(conn, "cannot post a response: %d\n", ret);
 	rdmablk_treq_post_failed(req, bad != first, false);
 }
@@ -302,19 +489,9 @@ static bool rdmablk_treq_batchable(const struct rdmablk_treq *req, bool keyed)
 {
 	const struct rdmablk_tconn *conn = req->conn;
 
-	if (!(conn->params.flags & RDMABLK_CONN_RSP_BATCH) || keyed ||
-	    req->rsp_sge.length != sizeof(struct rdmablk_rsp))
-		return false;
-	switch (req->cmd.opcode) {
-	case RDMABLK_OP_READ:
-	case RDMABLK_OP_WRITE:
-	case RDMABLK_OP_FLUSH:
-	case RDMABLK_OP_DISCARD:
-	case RDMABLK_OP_WRITE_ZEROES:
-		return true;
-	default:
-		return false;
-	}
+	return (conn->params.flags & RDMABLK_CONN_RSP_BATCH) && !keyed &&
+	       req->rsp_sge.length == sizeof(struct rdmablk_rsp) &&
+	       rdmablk_opcode_is_io(req->cmd.opcode);
 }
 
 /**
