@@ -282,6 +282,12 @@ static bool rdmablk_treq_post_runs_inline(const struct rdmablk_treq *req)
 	       !irqs_disabled();
 }
 
+/* Does @req hold payload pages, a mapping of them or a share of the budget? */
+static bool rdmablk_treq_holds_pages(const struct rdmablk_treq *req)
+{
+	return req->sgl || req->rw_ready || req->send_mapped || req->pinned;
+}
+
 /*
  * The request contexts of @req's answer (@req and those of its @batch), or
  * 0 if one of them holds payload pages.
@@ -291,10 +297,10 @@ static unsigned int rdmablk_treq_contexts_bare(const struct rdmablk_treq *req)
 	const struct rdmablk_treq *m;
 	unsigned int n = 1;
 
-	if (req->sgl || req->rw_ready || req->send_mapped || req->pinned)
+	if (rdmablk_treq_holds_pages(req))
 		return 0;
 	list_for_each_entry(m, &req->batch, node) {
-		if (m->sgl || m->rw_ready || m->send_mapped || m->pinned)
+		if (rdmablk_treq_holds_pages(m))
 			return 0;
 		n++;
 	}
